@@ -1,0 +1,78 @@
+package dev.sluice;
+
+/**
+ * The full answer to one request, filled in by a limiter: a caller-owned, reusable, mutable holder, so that asking
+ * for it allocates nothing. Not thread-safe: one {@code Decision} per thread (or per request).
+ *
+ * <p>All durations are in nanoseconds on the limiter's clock, exact for the state the request saw:
+ * <ul>
+ *   <li>{@link #remaining()}: permits the key could still take right after this request (0 when denied at the limit).</li>
+ *   <li>{@link #retryAfterNanos()}: for a denied request, the time after which the same request could succeed if
+ *       nothing else happens meanwhile; 0 when admitted; {@link Long#MAX_VALUE} when it never can
+ *       (more permits than the limit or burst).</li>
+ *   <li>{@link #resetAfterNanos()}: the time until the key is back to a fresh state (full bucket, empty window).</li>
+ *   <li>{@link #delayNanos()}: LEAKY_BUCKET only, for an admitted request: how long it must wait before it proceeds,
+ *       so that the output is smooth; 0 for every other algorithm.</li>
+ * </ul>
+ */
+public final class Decision {
+
+    /** {@link #retryAfterNanos()} of a request that can never be admitted. */
+    public static final long NEVER = Long.MAX_VALUE;
+
+    private boolean allowed;
+    private long limit;
+    private long remaining;
+    private long retryAfterNanos;
+    private long resetAfterNanos;
+    private long delayNanos;
+
+    public boolean allowed() {
+        return allowed;
+    }
+
+    /** The limit (or burst) of the limit that decided. */
+    public long limit() {
+        return limit;
+    }
+
+    public long remaining() {
+        return remaining;
+    }
+
+    public long retryAfterNanos() {
+        return retryAfterNanos;
+    }
+
+    public long resetAfterNanos() {
+        return resetAfterNanos;
+    }
+
+    public long delayNanos() {
+        return delayNanos;
+    }
+
+    /** Fills in every field at once; used by limiter implementations. */
+    public Decision set(boolean allowed, long limit, long remaining, long retryAfterNanos, long resetAfterNanos,
+            long delayNanos) {
+        this.allowed = allowed;
+        this.limit = limit;
+        this.remaining = remaining;
+        this.retryAfterNanos = retryAfterNanos;
+        this.resetAfterNanos = resetAfterNanos;
+        this.delayNanos = delayNanos;
+        return this;
+    }
+
+    /** Copies another decision into this one. */
+    public Decision copyFrom(Decision other) {
+        return set(other.allowed, other.limit, other.remaining, other.retryAfterNanos, other.resetAfterNanos,
+                other.delayNanos);
+    }
+
+    @Override
+    public String toString() {
+        return (allowed ? "allowed" : "denied") + "[limit=" + limit + ", remaining=" + remaining + ", retryAfter="
+                + retryAfterNanos + "ns, resetAfter=" + resetAfterNanos + "ns, delay=" + delayNanos + "ns]";
+    }
+}

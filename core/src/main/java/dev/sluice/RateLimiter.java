@@ -1,0 +1,100 @@
+package dev.sluice;
+
+/**
+ * Decides, per key, whether a request for some permits may pass now. One instance enforces one
+ * {@link RateLimitConfig} for any number of keys; every key has its own state.
+ *
+ * <p>Keys: a {@code long} key and a {@code CharSequence} key are different keys, even if they print alike.
+ * Permits: {@code permits <= 0} throws {@link IllegalArgumentException}; more permits than the limit (or burst) are
+ * never admitted. Time: the methods without {@code nowNanos} read the limiter's clock once; the others take the time
+ * from the caller, on the clock's time line, so that one clock read can serve several limits or a trace can be
+ * replayed. A time earlier than one already seen never grants extra permits.
+ *
+ * <p>Implementations are thread-safe. After {@link #close()} every method throws {@link IllegalStateException}.
+ */
+public interface RateLimiter extends AutoCloseable {
+
+    /** A lock-free, off-heap limiter with default options; see {@link #builder(RateLimitConfig)} for the others. */
+    static RateLimiter create(RateLimitConfig config, Clock clock) {
+        return builder(config).clock(clock).build();
+    }
+
+    /** A builder for a lock-free, off-heap limiter (capacity, full-table policy, memory backend). */
+    static RateLimiterBuilder builder(RateLimitConfig config) {
+        return new RateLimiterBuilder(config);
+    }
+
+    /** The limit this limiter enforces. */
+    RateLimitConfig config();
+
+    /** The clock the methods without {@code nowNanos} read. */
+    Clock clock();
+
+    default boolean tryAcquire(long key) {
+        return tryAcquire(key, 1L);
+    }
+
+    default boolean tryAcquire(long key, long permits) {
+        return tryAcquire(key, permits, clock().nanoTime());
+    }
+
+    boolean tryAcquire(long key, long permits, long nowNanos);
+
+    default boolean tryAcquire(CharSequence key) {
+        return tryAcquire(key, 1L);
+    }
+
+    default boolean tryAcquire(CharSequence key, long permits) {
+        return tryAcquire(key, permits, clock().nanoTime());
+    }
+
+    boolean tryAcquire(CharSequence key, long permits, long nowNanos);
+
+    /** As {@link #tryAcquire(long, long, long)}, and fills {@code decision} with the whole answer. */
+    boolean tryAcquire(long key, long permits, long nowNanos, Decision decision);
+
+    /** As {@link #tryAcquire(CharSequence, long, long)}, and fills {@code decision} with the whole answer. */
+    boolean tryAcquire(CharSequence key, long permits, long nowNanos, Decision decision);
+
+    /**
+     * Decides for a key made of two parts (such as a user and an API) without joining them: {@code (a, b)} and
+     * {@code (c, d)} are the same key only if both parts are equal. {@code decision} may be null. The default joins
+     * the parts into one string key ({@link #pairKey}); the lock-free limiter hashes the parts in place.
+     */
+    default boolean tryAcquire(CharSequence first, CharSequence second, long permits, long nowNanos,
+            Decision decision) {
+        String key = pairKey(first, second);
+        return decision == null ? tryAcquire(key, permits, nowNanos) : tryAcquire(key, permits, nowNanos, decision);
+    }
+
+    /** As {@link #release(CharSequence, long, long)} for a two-part key. */
+    default void release(CharSequence first, CharSequence second, long permits, long nowNanos) {
+        release(pairKey(first, second), permits, nowNanos);
+    }
+
+    /** One string key for a two-part key, unambiguous: the first part's length, a colon, then both parts. */
+    static String pairKey(CharSequence first, CharSequence second) {
+        java.util.Objects.requireNonNull(first, "first key part must not be null");
+        java.util.Objects.requireNonNull(second, "second key part must not be null");
+        return first.length() + ":" + first + second;
+    }
+
+    /**
+     * Gives back {@code permits} that this key was granted at or before {@code nowNanos} and did not use, as a
+     * composite limit does when another of its parts denies. Never makes the key richer than a fresh one.
+     */
+    void release(long key, long permits, long nowNanos);
+
+    /** As {@link #release(long, long, long)} for a {@code CharSequence} key. */
+    void release(CharSequence key, long permits, long nowNanos);
+
+    /** How many requests met a full table (and were then decided by the {@link FullTablePolicy}). */
+    long tableFullEvents();
+
+    /** How many keys hold state now (idle keys not yet reclaimed included). */
+    long liveKeys();
+
+    /** Frees the limiter's memory. Idempotent. Must not race with calls in flight; calls after it throw. */
+    @Override
+    void close();
+}

@@ -1,0 +1,52 @@
+package dev.sluice.algorithm;
+
+import dev.sluice.Decision;
+import dev.sluice.RateLimitConfig;
+
+/**
+ * An algorithm whose whole per-key state is one non-negative {@code long}, as pure functions of
+ * {@code (state, t, permits)}. No concurrency here: the table's CAS loop applies {@link #acquire}.
+ *
+ * <p>Time {@code t} is the limiter's elapsed time in nanoseconds, in {@code [0, RateLimitConfig.HORIZON_NANOS]}.
+ * Every state a key can reach from {@link #freshState(long)} is at least that fresh state, and a fresh state at
+ * {@code t} is greater than every state that {@link #isIdle} holds for at {@code t} (see {@code SlotLifecycle}).
+ */
+public interface PackedAlgorithm {
+
+    /** Returned by {@link #acquire} when the request is denied. Never a valid state. */
+    long DENIED = -1L;
+
+    /** The state after admitting {@code permits} at {@code t}, or {@link #DENIED}. {@code permits >= 1}. */
+    long acquire(long state, long t, long permits);
+
+    /** The state after giving back {@code permits} admitted at or before {@code t}; never richer than fresh. */
+    long release(long state, long t, long permits);
+
+    /** Whether the state carries no information at {@code t} (equivalent to a fresh one). */
+    boolean isIdle(long state, long t);
+
+    /** The state of a key first seen at {@code t}. */
+    long freshState(long t);
+
+    /**
+     * Fills {@code decision} for a request of {@code permits} at {@code t} that saw {@code state} and produced
+     * {@code next} ({@link #DENIED} if denied).
+     */
+    void describe(long state, long next, long t, long permits, Decision decision);
+
+    /** The packed algorithm for {@code config}; the sliding log is not one. */
+    static PackedAlgorithm of(RateLimitConfig config) {
+        switch (config.algorithm()) {
+            case TOKEN_BUCKET:
+                return new TokenBucket(config, false);
+            case LEAKY_BUCKET:
+                return new TokenBucket(config, true);
+            case FIXED_WINDOW:
+                return new FixedWindow(config);
+            case SLIDING_WINDOW_COUNTER:
+                return new SlidingWindowCounter(config);
+            default:
+                throw new IllegalArgumentException(config.algorithm() + " does not keep its state in one long");
+        }
+    }
+}

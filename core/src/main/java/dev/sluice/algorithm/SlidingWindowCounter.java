@@ -1,0 +1,123 @@
+package dev.sluice.algorithm;
+
+import dev.sluice.Decision;
+import dev.sluice.RateLimitConfig;
+
+/**
+ * Sliding window counter: the previous fixed window's count, weighted by how much of it still overlaps the sliding
+ * window, plus the current count.
+ *
+ * <pre>
+ * state: [ 0 | window index (63 - 2c bits) | previous count (c bits) | current count (c bits) ]   c = bits(limit)
+ * admit n  iff  prev * (W - e) / W + curr + n <= limit     e = time since the current window began
+ *          i.e. prev * (W - e) <= (limit - curr - n) * W   compared exactly in 128 bits
+ * </pre>
+ * The previous count is meaningful only when its window directly precedes the stored one; older windows count 0.
+ */
+public final class SlidingWindowCounter implements PackedAlgorithm {
+
+    private final WindowClock windows;
+    private final long window;
+    private final long limit;
+    private final int countBits;
+    private final long countMask;
+
+    SlidingWindowCounter(RateLimitConfig config) {
+        this.window = config.windowNanos();
+        this.windows = new WindowClock(window);
+        this.limit = config.limit();
+        this.countBits = 64 - Long.numberOfLeadingZeros(limit);
+        this.countMask = (1L << countBits) - 1;
+    }
+
+    @Override
+    public long acquire(long state, long t, long permits) {
+        long stored = state >>> (2 * countBits);
+        long index = Math.max(stored, windows.index(t));
+        long prev = previous(state, stored, index);
+        long curr = index == stored ? state & countMask : 0;
+        long left = limit - curr - permits;
+        if (left < 0 || !Wide.productLessOrEqual(prev, window - elapsedIn(index, t), left, window)) {
+            return DENIED;
+        }
+        return pack(index, prev, curr + permits);
+    }
+
+    @Override
+    public long release(long state, long t, long permits) {
+        long stored = state >>> (2 * countBits);
+        if (windows.index(t) > stored) {
+            return state;
+        }
+        long curr = state & countMask;
+        return (state & ~countMask) | (curr - Math.min(curr, permits));
+    }
+
+    @Override
+    public boolean isIdle(long state, long t) {
+        return (state >>> (2 * countBits)) + 1 < windows.index(t);
+    }
+
+    @Override
+    public long freshState(long t) {
+        return windows.index(t) << (2 * countBits);
+    }
+
+    @Override
+    public void describe(long state, long next, long t, long permits, Decision d) {
+        long stored = state >>> (2 * countBits);
+        long index = Math.max(stored, windows.index(t));
+        long prev = previous(state, stored, index);
+        long curr = index == stored ? state & countMask : 0;
+        long e = elapsedIn(index, t);
+        long now = windows.start(index) + e;
+        boolean allowed = next != DENIED;
+        long after = allowed ? curr + permits : curr;
+        // Weighted previous count, rounded up: the largest n admitted now is limit - after - ceil(prev*(W-e)/W).
+        long weighted = prev - Wide.mulDivFloor(prev, e, window);
+        long remaining = Math.max(0, limit - after - weighted);
+        long reset = after > 0 ? windows.end(index + 1) - now : prev > 0 ? windows.end(index) - now : 0;
+        if (allowed) {
+            d.set(true, limit, remaining, 0, reset, 0);
+        } else {
+            d.set(false, limit, remaining, retryAfter(prev, curr, e, permits), reset, 0);
+        }
+    }
+
+    /** Time from {@code e} until {@code permits} fit, if no other request comes. */
+    private long retryAfter(long prev, long curr, long e, long permits) {
+        if (permits > limit) {
+            return Decision.NEVER;
+        }
+        long left = limit - curr - permits;
+        if (left >= 0 && prev > 0) {
+            // Within this window: need prev * (W - e') <= left * W, i.e. e' >= W - floor(left * W / prev).
+            long at = window - Wide.mulDivFloor(left, window, prev);
+            if (at < window) {
+                return Math.max(0, at - e);
+            }
+        }
+        // Next window: the current count becomes the previous one.
+        long untilNext = window - e;
+        if (curr == 0) {
+            return untilNext;
+        }
+        long at = window - Math.min(window, Wide.mulDivFloor(limit - permits, window, curr));
+        return at < window ? untilNext + at : untilNext + window;
+    }
+
+    private long previous(long state, long stored, long index) {
+        if (index == stored) {
+            return (state >>> countBits) & countMask;
+        }
+        return index == stored + 1 ? state & countMask : 0;
+    }
+
+    private long elapsedIn(long index, long t) {
+        return Math.max(0, t - windows.start(index));
+    }
+
+    private long pack(long index, long prev, long curr) {
+        return (index << (2 * countBits)) | (prev << countBits) | curr;
+    }
+}

@@ -1,0 +1,183 @@
+package dev.sluice.algorithm;
+
+import dev.sluice.Decision;
+import dev.sluice.RateLimitConfig;
+import dev.sluice.table.OffHeapMemory;
+
+/**
+ * Sliding window log: the timestamps of the last {@code limit} admitted permits of a key, in a ring; a request of
+ * {@code n} is admitted iff, with it, at most {@code limit} permits fall in {@code (t - W, t]}. Exact.
+ *
+ * <pre>
+ * header: [ 0 | claim (1) | full (1) | ring index (41 bits) | position (20 bits) ]
+ * ring:   limit x long, entry i = admission time (ns of limiter time) of the permit with sequence number
+ *         s = i (mod limit); position = next sequence number mod limit; full = at least limit permits ever admitted
+ * admit n  iff  n <= limit and (fewer than limit - n + 1 permits ever, or
+ *               the (limit - n + 1)-th most recent entry <= t - W)
+ * </pre>
+ * Entries are non-decreasing in sequence order: an entry is written with {@code max(t, newest entry)}, so a request
+ * at an earlier time counts as no time passing for that key. The functions here are pure given the ring's content;
+ * the limiter holds the key's claim (the header's claim bit) while it writes the ring.
+ */
+public final class SlidingWindowLog {
+
+    /** Returned by {@link #acquire} when the request is denied. */
+    public static final long DENIED = -1L;
+    /** Header bit set while a writer owns the ring. */
+    public static final long CLAIM = 1L << 62;
+    private static final long FULL = 1L << 61;
+    private static final int RING_SHIFT = 20;
+    private static final long POSITION_MASK = (1L << RING_SHIFT) - 1;
+    private static final long RING_MASK = (1L << 41) - 1;
+    /** A timestamp outside every window: slots freed by {@link #release} in a wrapped ring. */
+    private static final long EXPIRED = Long.MIN_VALUE / 4;
+
+    private final long limit;
+    private final long window;
+
+    public SlidingWindowLog(RateLimitConfig config) {
+        this.limit = config.limit();
+        this.window = config.windowNanos();
+    }
+
+    public long limit() {
+        return limit;
+    }
+
+    /** The header of a key first seen, owning {@code ring}. */
+    public static long freshHeader(long ring) {
+        return ring << RING_SHIFT;
+    }
+
+    public static long ringOf(long header) {
+        return (header >>> RING_SHIFT) & RING_MASK;
+    }
+
+    public static boolean claimed(long header) {
+        return (header & CLAIM) != 0;
+    }
+
+    /** The header after admitting {@code permits} at {@code t}, unclaimed, or {@link #DENIED}. Reads the ring only. */
+    public long acquire(long header, OffHeapMemory mem, int ringBase, long t, long permits) {
+        if (permits > limit) {
+            return DENIED;
+        }
+        long pos = header & POSITION_MASK;
+        boolean full = (header & FULL) != 0;
+        long now = effectiveTime(header, mem, ringBase, t);
+        if (full || pos + permits > limit) {
+            // The entry this admission overwrites last: it must already be out of the window.
+            long oldest = entry(mem, ringBase, (pos + permits - 1) % limit);
+            if (oldest > now - window) {
+                return DENIED;
+            }
+        }
+        long next = pos + permits;
+        long newFull = full || next >= limit ? FULL : 0;
+        return (header & ~(POSITION_MASK | FULL | CLAIM)) | newFull | (next % limit);
+    }
+
+    /** Writes the entries of an admission decided by {@link #acquire} on {@code header}; the caller holds the claim. */
+    public void write(long header, OffHeapMemory mem, int ringBase, long t, long permits) {
+        long now = effectiveTime(header, mem, ringBase, t);
+        long pos = header & POSITION_MASK;
+        for (long i = 0; i < permits; i++) {
+            // Plain: the release store of the unclaimed header publishes these entries.
+            mem.putLongPlain(ringBase + (int) ((pos + i) % limit) * 8, now);
+        }
+    }
+
+    /**
+     * Gives back up to {@code permits} of the newest entries recorded at or before {@code t} (newer entries belong to
+     * later admissions and stay); the caller holds the claim. Returns the new header, unclaimed.
+     */
+    public long release(long header, OffHeapMemory mem, int ringBase, long t, long permits) {
+        long stored = stored(header);
+        long ours = stored - countAfter(header, mem, ringBase, t); // entries [0, ours) are at or before t
+        long removed = Math.min(permits, ours);
+        if (removed == 0) {
+            return header & ~CLAIM;
+        }
+        for (long k = ours; k < stored; k++) {
+            putEntry(mem, ringBase, seqIndex(header, k - removed), entry(mem, ringBase, seqIndex(header, k)));
+        }
+        long pos = header & POSITION_MASK;
+        long newPos = ((pos - removed) % limit + limit) % limit;
+        if ((header & FULL) != 0) {
+            // A wrapped ring stays wrapped: the freed slots become its oldest entries, marked as long expired.
+            for (long k = stored - removed; k < stored; k++) {
+                putEntry(mem, ringBase, seqIndex(header, k), EXPIRED);
+            }
+        }
+        long kept = header & ~(POSITION_MASK | CLAIM);
+        return kept | newPos;
+    }
+
+    /** Whether the key holds no permit in the window at {@code t}. */
+    public boolean isIdle(long header, OffHeapMemory mem, int ringBase, long t) {
+        long stored = stored(header);
+        return stored == 0 || entry(mem, ringBase, seqIndex(header, stored - 1)) < t - window;
+    }
+
+    /** Fills {@code d}: remaining permits in the window, retry-after, reset. */
+    public void describe(long header, boolean allowed, OffHeapMemory mem, int ringBase, long t, long permits,
+            Decision d) {
+        long now = effectiveTime(header, mem, ringBase, t);
+        long stored = stored(header);
+        long inWindow = countAfter(header, mem, ringBase, now - window);
+        long remaining = Math.max(0, limit - inWindow);
+        long reset = stored == 0 ? 0 : Math.max(0, entry(mem, ringBase, seqIndex(header, stored - 1)) + window - now);
+        if (allowed) {
+            d.set(true, limit, remaining, 0, reset, 0);
+        } else if (permits > limit) {
+            d.set(false, limit, remaining, Decision.NEVER, reset, 0);
+        } else {
+            // The permit that must leave the window first is the (limit - permits + 1)-th newest.
+            long k = stored - (limit - permits + 1);
+            long retry = k < 0 ? 0 : entry(mem, ringBase, seqIndex(header, k)) + window - now;
+            d.set(false, limit, remaining, Math.max(0, retry), reset, 0);
+        }
+    }
+
+    private long effectiveTime(long header, OffHeapMemory mem, int ringBase, long t) {
+        long stored = stored(header);
+        return stored == 0 ? t : Math.max(t, entry(mem, ringBase, seqIndex(header, stored - 1)));
+    }
+
+    /** How many entries of the ring are valid: every slot once the ring has wrapped. */
+    private long stored(long header) {
+        return (header & FULL) != 0 ? limit : header & POSITION_MASK;
+    }
+
+    /** Ring index of the k-th oldest valid entry. */
+    private long seqIndex(long header, long k) {
+        long pos = header & POSITION_MASK;
+        return (header & FULL) != 0 ? (pos + k) % limit : k;
+    }
+
+    /** Number of valid entries newer than {@code threshold}: binary search, the entries being sorted. */
+    private long countAfter(long header, OffHeapMemory mem, int ringBase, long threshold) {
+        long lo = 0;
+        long hi = stored(header);
+        long stored = hi;
+        while (lo < hi) {
+            long mid = (lo + hi) >>> 1;
+            if (entry(mem, ringBase, seqIndex(header, mid)) > threshold) {
+                hi = mid;
+            } else {
+                lo = mid + 1;
+            }
+        }
+        return stored - lo;
+    }
+
+    private static void putEntry(OffHeapMemory mem, int ringBase, long index, long value) {
+        // Plain: the claim holder's release store of the header publishes this entry.
+        mem.putLongPlain(ringBase + (int) index * 8, value);
+    }
+
+    private static long entry(OffHeapMemory mem, int ringBase, long index) {
+        // Plain: the caller read the header with acquire (or holds the claim), which orders these reads.
+        return mem.getLongPlain(ringBase + (int) index * 8);
+    }
+}

@@ -1,0 +1,31 @@
+package dev.sluice.algorithm;
+
+/**
+ * Window arithmetic on the limiter's elapsed time. Windows are aligned to multiples of {@code W} on the clock: the
+ * limiter shifts its elapsed time by the clock's phase (see {@code TimeLine}), so index {@code k} is
+ * {@code [k*W, (k+1)*W)} after that shift.
+ */
+final class WindowClock {
+
+    private final long window;
+
+    WindowClock(long window) {
+        this.window = window;
+    }
+
+    long index(long t) {
+        return t / window;
+    }
+
+    long start(long index) {
+        return index * window;
+    }
+
+    long end(long index) {
+        return (index + 1) * window;
+    }
+
+    long window() {
+        return window;
+    }
+}

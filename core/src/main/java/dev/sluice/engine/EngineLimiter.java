@@ -1,0 +1,276 @@
+package dev.sluice.engine;
+
+import dev.sluice.Clock;
+import dev.sluice.Decision;
+import dev.sluice.FullTablePolicy;
+import dev.sluice.RateLimitConfig;
+import dev.sluice.RateLimiter;
+import dev.sluice.table.KeyHashing;
+import dev.sluice.table.KeyTable;
+import dev.sluice.table.MemoryFactory;
+import dev.sluice.table.SlotLifecycle;
+import java.util.Objects;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * What the lock-free limiters share: keys to keywords, time, the two tables (long keys, string keys, each made on
+ * first use), the full-table policy and close. Subclasses decide one request on one slot.
+ */
+abstract class EngineLimiter implements RateLimiter {
+
+    /** {@link #decide} outcomes. */
+    static final int DENY = 0;
+    static final int ADMIT = 1;
+    /** The slot changed hands while it was read: find the key again. */
+    static final int RETRY = 2;
+
+    final RateLimitConfig config;
+    private final Clock clock;
+    final TimeLine time;
+    private final FullTablePolicy fullTablePolicy;
+    private final int maxKeys;
+    private final int ringWords;
+    private final MemoryFactory memory;
+    private final LongAdder tableFull = new LongAdder();
+    private final Object tablesLock = new Object();
+    private volatile boolean closed;
+    private volatile KeyTable longKeys;
+    private volatile KeyTable stringKeys;
+
+    EngineLimiter(LimiterOptions options, int ringWords) {
+        this.config = options.config;
+        this.clock = options.clock;
+        this.fullTablePolicy = options.fullTablePolicy;
+        this.maxKeys = options.maxKeys;
+        this.ringWords = ringWords;
+        this.memory = MemoryFactory.of(options.memory);
+        this.time = new TimeLine(clock.nanoTime(), config.windowNanos());
+    }
+
+    /** Decides one request on slot {@code handle}: {@link #ADMIT}, {@link #DENY} or {@link #RETRY}. */
+    abstract int decide(KeyTable table, long handle, long keyword, long check, long permits, long t, Decision d);
+
+    /** Gives back permits on slot {@code handle}; false if the slot changed hands (find the key again). */
+    abstract boolean giveBack(KeyTable table, long handle, long keyword, long check, long permits, long t);
+
+    /** How the tables see this algorithm's state. */
+    abstract SlotLifecycle lifecycle();
+
+    @Override
+    public final RateLimitConfig config() {
+        return config;
+    }
+
+    @Override
+    public final Clock clock() {
+        return clock;
+    }
+
+    @Override
+    public final boolean tryAcquire(long key, long permits, long nowNanos) {
+        return acquireLong(key, permits, nowNanos, null);
+    }
+
+    @Override
+    public final boolean tryAcquire(long key, long permits, long nowNanos, Decision decision) {
+        return acquireLong(key, permits, nowNanos, Objects.requireNonNull(decision, "decision must not be null"));
+    }
+
+    @Override
+    public final boolean tryAcquire(CharSequence key, long permits, long nowNanos) {
+        return acquireString(key, permits, nowNanos, null);
+    }
+
+    @Override
+    public final boolean tryAcquire(CharSequence key, long permits, long nowNanos, Decision decision) {
+        return acquireString(key, permits, nowNanos, Objects.requireNonNull(decision, "decision must not be null"));
+    }
+
+    @Override
+    public final boolean tryAcquire(CharSequence first, CharSequence second, long permits, long nowNanos,
+            Decision decision) {
+        checkPermits(permits);
+        KeyTable table = stringTable();
+        long seed = table.seed();
+        long keyword = pairHigh(first, second, seed);
+        long check = KeyHashing.combine(KeyHashing.fingerprintLow(first, seed), KeyHashing.fingerprintLow(second, seed));
+        return acquire(table, keyword, check, permits, time.elapsed(nowNanos), decision);
+    }
+
+    @Override
+    public final void release(long key, long permits, long nowNanos) {
+        checkPermits(permits);
+        KeyTable table = longTable();
+        giveBack(table, KeyHashing.mixLong(key, table.seed()), 0, permits, time.elapsed(nowNanos));
+    }
+
+    @Override
+    public final void release(CharSequence key, long permits, long nowNanos) {
+        checkPermits(permits);
+        Objects.requireNonNull(key, "key must not be null");
+        KeyTable table = stringTable();
+        long seed = table.seed();
+        giveBack(table, KeyHashing.fingerprintHigh(key, seed), KeyHashing.fingerprintLow(key, seed), permits,
+                time.elapsed(nowNanos));
+    }
+
+    @Override
+    public final void release(CharSequence first, CharSequence second, long permits, long nowNanos) {
+        checkPermits(permits);
+        KeyTable table = stringTable();
+        long seed = table.seed();
+        long check = KeyHashing.combine(KeyHashing.fingerprintLow(first, seed), KeyHashing.fingerprintLow(second, seed));
+        giveBack(table, pairHigh(first, second, seed), check, permits, time.elapsed(nowNanos));
+    }
+
+    private static long pairHigh(CharSequence first, CharSequence second, long seed) {
+        Objects.requireNonNull(first, "first key part must not be null");
+        Objects.requireNonNull(second, "second key part must not be null");
+        long k = KeyHashing.combine(KeyHashing.fingerprintHigh(first, seed), KeyHashing.fingerprintHigh(second, seed));
+        return k == 0 ? 1 : k;
+    }
+
+    private boolean acquireLong(long key, long permits, long nowNanos, Decision d) {
+        checkPermits(permits);
+        KeyTable table = longTable();
+        return acquire(table, KeyHashing.mixLong(key, table.seed()), 0, permits, time.elapsed(nowNanos), d);
+    }
+
+    private boolean acquireString(CharSequence key, long permits, long nowNanos, Decision d) {
+        checkPermits(permits);
+        Objects.requireNonNull(key, "key must not be null");
+        KeyTable table = stringTable();
+        long seed = table.seed();
+        return acquire(table, KeyHashing.fingerprintHigh(key, seed), KeyHashing.fingerprintLow(key, seed), permits,
+                time.elapsed(nowNanos), d);
+    }
+
+    private boolean acquire(KeyTable table, long keyword, long check, long permits, long t, Decision d) {
+        for (;;) {
+            long handle = table.findOrPut(keyword, check, t);
+            if (handle == KeyTable.FULL) {
+                return tableFull(d);
+            }
+            int outcome = decide(table, handle, keyword, check, permits, t, d);
+            if (outcome != RETRY) {
+                return outcome == ADMIT;
+            }
+            Thread.onSpinWait(); // the slot is passing to another key under its stripe's monitor
+        }
+    }
+
+    private void giveBack(KeyTable table, long keyword, long check, long permits, long t) {
+        for (;;) {
+            long handle = table.find(keyword, check);
+            if (handle == KeyTable.ABSENT || giveBack(table, handle, keyword, check, permits, t)) {
+                return;
+            }
+            Thread.onSpinWait();
+        }
+    }
+
+    private boolean tableFull(Decision d) {
+        tableFull.increment();
+        boolean allowed = fullTablePolicy == FullTablePolicy.ALLOW;
+        if (d != null) {
+            // Nothing is known of an untracked key: the window is the honest hint for a retry.
+            d.set(allowed, config.burst(), 0, allowed ? 0 : config.windowNanos(), config.windowNanos(), 0);
+        }
+        return allowed;
+    }
+
+    private static void checkPermits(long permits) {
+        if (permits < 1) {
+            throw new IllegalArgumentException("permits must be >= 1, was " + permits);
+        }
+    }
+
+    private KeyTable longTable() {
+        KeyTable t = longKeys;
+        if (t == null) {
+            t = createTable(false);
+        }
+        if (closed) {
+            throw closedError();
+        }
+        return t;
+    }
+
+    private KeyTable stringTable() {
+        KeyTable t = stringKeys;
+        if (t == null) {
+            t = createTable(true);
+        }
+        if (closed) {
+            throw closedError();
+        }
+        return t;
+    }
+
+    private KeyTable createTable(boolean strings) {
+        synchronized (tablesLock) {
+            if (closed) {
+                throw closedError();
+            }
+            KeyTable t = strings ? stringKeys : longKeys;
+            if (t == null) {
+                t = new KeyTable(memory, strings, maxKeys, ringWords, lifecycle(), time.elapsed(clock.nanoTime()));
+                if (strings) {
+                    stringKeys = t;
+                } else {
+                    longKeys = t;
+                }
+            }
+            return t;
+        }
+    }
+
+    private IllegalStateException closedError() {
+        return new IllegalStateException("RateLimiter (" + config + ") is closed");
+    }
+
+    @Override
+    public final long tableFullEvents() {
+        return tableFull.sum();
+    }
+
+    @Override
+    public final long liveKeys() {
+        KeyTable a = longKeys;
+        KeyTable b = stringKeys;
+        return (a == null ? 0 : a.usedSlots()) + (b == null ? 0 : b.usedSlots());
+    }
+
+    /** Off-heap bytes held by this limiter's tables. */
+    public final long offHeapBytes() {
+        KeyTable a = longKeys;
+        KeyTable b = stringKeys;
+        return (a == null ? 0 : a.offHeapBytes()) + (b == null ? 0 : b.offHeapBytes());
+    }
+
+    /** The memory backend in use (AUTO resolved). */
+    public final dev.sluice.MemoryBackend memoryBackend() {
+        return memory.backend();
+    }
+
+    @Override
+    public final void close() {
+        synchronized (tablesLock) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            if (longKeys != null) {
+                longKeys.free();
+            }
+            if (stringKeys != null) {
+                stringKeys.free();
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return getClass().getSimpleName() + "[" + config + "]";
+    }
+}

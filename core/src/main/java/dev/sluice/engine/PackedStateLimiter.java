@@ -1,0 +1,88 @@
+package dev.sluice.engine;
+
+import dev.sluice.Decision;
+import dev.sluice.algorithm.PackedAlgorithm;
+import dev.sluice.table.KeyTable;
+import dev.sluice.table.SlotLifecycle;
+
+/**
+ * The lock-free limiter of the one-word algorithms (token bucket, leaky bucket, fixed window, sliding counter).
+ *
+ * <p>Guarantees: linearizable per key (each admission is one successful CAS of the key's state word; a denial is
+ * the volatile read of the state it was decided on); lock-free for an existing key (a failed CAS means another
+ * request on that key succeeded); no allocation, no lock and no system call on that path. Putting a new key in the
+ * table takes its stripe's monitor. Assumes the clock's readings fit its time line (see {@code TimeLine}).
+ */
+final class PackedStateLimiter extends EngineLimiter {
+
+    private final PackedAlgorithm algorithm;
+    private final SlotLifecycle lifecycle;
+
+    PackedStateLimiter(LimiterOptions options) {
+        super(options, 0);
+        this.algorithm = PackedAlgorithm.of(options.config);
+        PackedAlgorithm a = algorithm;
+        this.lifecycle = new SlotLifecycle() {
+            @Override
+            public boolean isIdle(KeyTable table, long handle, long state, long t) {
+                return a.isIdle(state, t);
+            }
+
+            @Override
+            public long freshState(long ring, long t) {
+                return a.freshState(t);
+            }
+
+            @Override
+            public long ringOf(long state) {
+                return -1;
+            }
+        };
+    }
+
+    @Override
+    SlotLifecycle lifecycle() {
+        return lifecycle;
+    }
+
+    @Override
+    int decide(KeyTable table, long handle, long keyword, long check, long permits, long t, Decision d) {
+        for (;;) {
+            // Volatile read: the state we decide on; the keyword check after it tells whether it is still our key's.
+            long state = table.state(handle);
+            if (state == KeyTable.DEAD || !table.owns(handle, keyword, check)) {
+                return RETRY;
+            }
+            long next = algorithm.acquire(state, t, permits);
+            if (next == PackedAlgorithm.DENIED) {
+                if (d != null) {
+                    algorithm.describe(state, next, t, permits, d);
+                }
+                return DENY;
+            }
+            // Volatile CAS: the admission's linearization point; it fails if any other write reached the slot.
+            if (table.casState(handle, state, next)) {
+                if (d != null) {
+                    algorithm.describe(state, next, t, permits, d);
+                }
+                return ADMIT;
+            }
+            Thread.onSpinWait();
+        }
+    }
+
+    @Override
+    boolean giveBack(KeyTable table, long handle, long keyword, long check, long permits, long t) {
+        for (;;) {
+            long state = table.state(handle);
+            if (state == KeyTable.DEAD || !table.owns(handle, keyword, check)) {
+                return false;
+            }
+            long next = algorithm.release(state, t, permits);
+            if (next == state || table.casState(handle, state, next)) {
+                return true;
+            }
+            Thread.onSpinWait();
+        }
+    }
+}

@@ -1,0 +1,121 @@
+package dev.sluice.engine;
+
+import dev.sluice.Decision;
+import dev.sluice.algorithm.SlidingWindowLog;
+import dev.sluice.table.KeyTable;
+import dev.sluice.table.OffHeapMemory;
+import dev.sluice.table.SlotLifecycle;
+
+/**
+ * The sliding window log: each key's state word is the header of its ring of timestamps.
+ *
+ * <p>Guarantees: linearizable per key. A denial reads the header (volatile), the ring, and the header again: if it
+ * did not change, nothing was written in between, so the ring it read was the key's. An admission claims the key
+ * with one CAS from the header it decided on to that header's successor with the claim bit set (the linearization
+ * point), writes the ring, and publishes the successor with a release store. Not lock-free: while a key is claimed
+ * (a few plain stores, never a system call or an allocation) its other writers spin; denials never wait for a
+ * claim to be released longer than those stores. Other keys are never affected.
+ */
+final class SlidingLogLimiter extends EngineLimiter {
+
+    private final SlidingWindowLog log;
+    private final SlotLifecycle lifecycle;
+
+    SlidingLogLimiter(LimiterOptions options) {
+        super(options, (int) options.config.limit());
+        this.log = new SlidingWindowLog(options.config);
+        SlidingWindowLog l = log;
+        this.lifecycle = new SlotLifecycle() {
+            @Override
+            public boolean isIdle(KeyTable table, long handle, long header, long t) {
+                return !SlidingWindowLog.claimed(header)
+                        && l.isIdle(header, table.memoryOf(handle), ringBase(table, header), t);
+            }
+
+            @Override
+            public long freshState(long ring, long t) {
+                return SlidingWindowLog.freshHeader(ring);
+            }
+
+            @Override
+            public long ringOf(long header) {
+                return SlidingWindowLog.ringOf(header);
+            }
+        };
+    }
+
+    @Override
+    SlotLifecycle lifecycle() {
+        return lifecycle;
+    }
+
+    private static int ringBase(KeyTable table, long header) {
+        return table.ringWordOffset(SlidingWindowLog.ringOf(header), 0);
+    }
+
+    @Override
+    int decide(KeyTable table, long handle, long keyword, long check, long permits, long t, Decision d) {
+        OffHeapMemory mem = table.memoryOf(handle);
+        for (;;) {
+            // Volatile read: orders the ring reads after it and pairs with the claim holder's release store.
+            long header = table.state(handle);
+            if (header == KeyTable.DEAD || !table.owns(handle, keyword, check)) {
+                return RETRY;
+            }
+            if (SlidingWindowLog.claimed(header)) {
+                Thread.onSpinWait();
+                continue;
+            }
+            int base = ringBase(table, header);
+            long next = log.acquire(header, mem, base, t, permits);
+            if (next == SlidingWindowLog.DENIED) {
+                if (d != null) {
+                    log.describe(header, false, mem, base, t, permits, d);
+                }
+                // Volatile re-read: an unchanged header means no writer touched the ring we read.
+                if (table.state(handle) == header && table.owns(handle, keyword, check)) {
+                    return DENY;
+                }
+                continue;
+            }
+            if (!table.casState(handle, header, next | SlidingWindowLog.CLAIM)) {
+                Thread.onSpinWait();
+                continue;
+            }
+            if (!table.owns(handle, keyword, check)) {
+                // The slot passed to another key whose fresh header equalled ours: undo the claim, look again.
+                table.putStateRelease(handle, header);
+                return RETRY;
+            }
+            log.write(header, mem, base, t, permits);
+            if (d != null) {
+                log.describe(next, true, mem, base, t, permits, d);
+            }
+            // Release: publishes the ring entries written under the claim together with the new header.
+            table.putStateRelease(handle, next);
+            return ADMIT;
+        }
+    }
+
+    @Override
+    boolean giveBack(KeyTable table, long handle, long keyword, long check, long permits, long t) {
+        OffHeapMemory mem = table.memoryOf(handle);
+        for (;;) {
+            long header = table.state(handle);
+            if (header == KeyTable.DEAD || !table.owns(handle, keyword, check)) {
+                return false;
+            }
+            if (SlidingWindowLog.claimed(header) || !table.casState(handle, header, header | SlidingWindowLog.CLAIM)) {
+                Thread.onSpinWait();
+                continue;
+            }
+            if (!table.owns(handle, keyword, check)) {
+                table.putStateRelease(handle, header);
+                return false;
+            }
+            long next = log.release(header, mem, ringBase(table, header), t, permits);
+            table.putStateRelease(handle, next);
+            return true;
+        }
+    }
+}

@@ -1,0 +1,29 @@
+package dev.sluice.table;
+
+/**
+ * One stripe of off-heap memory seen as 8-byte words. Offsets are in bytes, multiples of 8, below
+ * {@link #sizeBytes()}. The memory order of each access is in its name; plain accesses give no ordering at all.
+ * The memory starts zeroed.
+ */
+public interface OffHeapMemory {
+
+    long getLongVolatile(int offset);
+
+    long getLongAcquire(int offset);
+
+    long getLongPlain(int offset);
+
+    void putLongPlain(int offset, long value);
+
+    void putLongRelease(int offset, long value);
+
+    void putLongVolatile(int offset, long value);
+
+    /** Volatile compare-and-set. */
+    boolean compareAndSetLong(int offset, long expected, long value);
+
+    int sizeBytes();
+
+    /** Returns the memory to the system. Every access after it is undefined: callers guard against use after free. */
+    void free();
+}

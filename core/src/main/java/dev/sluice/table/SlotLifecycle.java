@@ -1,0 +1,21 @@
+package dev.sluice.table;
+
+/**
+ * What a {@link KeyTable} needs to know about the state word of its slots, supplied by the algorithm that owns them.
+ *
+ * <p>The table relies on one property to let an idle key's slot pass to another key without an ABA hazard:
+ * {@code freshState(ring, t)} is strictly greater than every state for which {@code isIdle(state, t)} holds, and a
+ * key's state never falls below the fresh state it started from. A thread still holding an old key's state value
+ * then can never see that value again in the slot, so its compare-and-set fails.
+ */
+public interface SlotLifecycle {
+
+    /** Whether the slot holds no information at time {@code t}: its key may be dropped. Called under the stripe lock. */
+    boolean isIdle(KeyTable table, long handle, long state, long t);
+
+    /** The state of a key first seen at {@code t}, owning ring {@code ring} (ignored by one-word algorithms). */
+    long freshState(long ring, long t);
+
+    /** The ring a state refers to, so that a slot passed to another key keeps it; -1 for one-word algorithms. */
+    long ringOf(long state);
+}
