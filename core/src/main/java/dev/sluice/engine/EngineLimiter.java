@@ -127,7 +127,7 @@ abstract class EngineLimiter implements RateLimiter {
         Objects.requireNonNull(first, "first key part must not be null");
         Objects.requireNonNull(second, "second key part must not be null");
         long k = KeyHashing.combine(KeyHashing.fingerprintHigh(first, seed), KeyHashing.fingerprintHigh(second, seed));
-        return k == 0 ? 1 : k;
+        return k == 0 || k == 1 ? 2 : k;
     }
 
     private boolean acquireLong(long key, long permits, long nowNanos, Decision d) {
@@ -238,7 +238,7 @@ abstract class EngineLimiter implements RateLimiter {
     public final long liveKeys() {
         KeyTable a = longKeys;
         KeyTable b = stringKeys;
-        return (a == null ? 0 : a.usedSlots()) + (b == null ? 0 : b.usedSlots());
+        return (a == null ? 0 : a.liveKeys()) + (b == null ? 0 : b.liveKeys());
     }
 
     /** Off-heap bytes held by this limiter's tables. */

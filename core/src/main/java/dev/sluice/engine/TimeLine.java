@@ -36,7 +36,9 @@ final class TimeLine {
     private long highWater;
 
     TimeLine(long firstReading, long windowNanos) {
-        this.origin = Math.floorDiv(firstReading, windowNanos) * windowNanos;
+        long phase = Math.floorMod(firstReading, windowNanos);
+        // Round down to a window boundary, or up where rounding down would fall below Long.MIN_VALUE.
+        this.origin = firstReading - phase <= firstReading ? firstReading - phase : firstReading + (windowNanos - phase);
     }
 
     long elapsed(long now) {

@@ -32,7 +32,7 @@ public final class KeyHashing {
         return x;
     }
 
-    /** First lane of the fingerprint of {@code key}; never 0 (0 marks an empty slot). */
+    /** First lane of the fingerprint of {@code key}; never 0 or 1 (they mark empty slots and tombstones). */
     public static long fingerprintHigh(CharSequence key, long seed) {
         long h = seed ^ (key.length() * M1);
         int n = key.length();
@@ -45,7 +45,7 @@ public final class KeyHashing {
             h = (h ^ key.charAt(i)) * M1;
         }
         long f = fmix64(h);
-        return f == 0 ? 1 : f;
+        return f == 0 || f == 1 ? 2 : f;
     }
 
     /** Second, independently seeded lane of the fingerprint of {@code key}. */

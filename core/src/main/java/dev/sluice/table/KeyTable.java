@@ -13,10 +13,20 @@ import java.util.concurrent.ThreadLocalRandom;
  * </pre>
  * A long key's keyword is {@link KeyHashing#mixLong}, a bijection, so it identifies the key exactly; the one key that
  * mixes to 0 lives in a dedicated slot. A string key is identified by its 128-bit fingerprint (keyword, check).
- * Keyword 0 marks an empty slot, which ends a probe chain. Slots are found by linear probing inside one stripe.
+ * Keyword 0 marks an empty slot, which ends a probe chain; keyword 1 a tombstone. Long keys that mix to 0 or 1 live in
+ * two dedicated slots; a string key's first lane is never 0 or 1. Slots are found by linear probing inside one stripe.
  *
- * <p>Capacity: each stripe holds {@code capacity / stripes} keys (rounded up) in twice as many 16-byte slots, or in
- * 4/3 as many 24-byte slots, so that a key costs at most 32 bytes at full capacity.
+ * <p>Capacity: a table is sized for {@code capacity} keys at 32 bytes a key: twice as many 16-byte slots, or 4/3 as
+ * many 24-byte slots. A stripe accepts live keys up to 7/8 of its slots, so an uneven spread of keys over stripes
+ * never refuses a key below the capacity; the sliding log's rings are the exception: exactly one ring per key of
+ * capacity (plus 5% slack when there is more than one stripe), and no more live keys than rings.
+ *
+ * <p>Reclaim, with no background thread: a new key takes over an idle key's slot on its own probe chain; when the
+ * stripe is at its live-key limit it evicts an idle key elsewhere in the stripe (see {@link #evictOne}), leaving a
+ * tombstone (keyword 1, state {@link #DEAD}) that later keys reuse; a tombstone followed by an empty slot ends no
+ * chain and is emptied. A new key's fresh state is taken at the latest time the stripe reclaimed a key, so it is
+ * greater than any state a reclaimed key had (see {@link SlotLifecycle}).
+ * When no idle key can be found the table is full and the caller applies its full-table policy.
  *
  * <p>Concurrency. Finding an existing key is lock-free: it reads keywords with acquire and never writes. Putting a
  * new key (claiming an empty slot, or taking over an idle key's slot on the probe chain) is serialised per stripe by
@@ -28,13 +38,19 @@ import java.util.concurrent.ThreadLocalRandom;
  */
 public final class KeyTable {
 
-    /** State of a slot that is passing to another key: updaters that read it look the key up again. */
+    /** State of a slot that holds no key (passing to another key, or a tombstone): updaters look the key up again. */
     public static final long DEAD = Long.MIN_VALUE;
     /** {@link #find} and {@link #findOrPut}: the key is absent. */
     public static final long ABSENT = -1L;
     /** {@link #findOrPut}: the key is absent and there is no room for it. */
     public static final long FULL = -2L;
 
+    /** How far a stripe at its live-key limit looks for an idle key that ends its cluster. */
+    static final int EVICTION_SCAN = 64;
+    /** How far tombstone clean-up walks through a cluster. */
+    private static final int CLUSTER_WALK = 1024;
+    private static final long EMPTY = 0;
+    private static final long TOMBSTONE = 1;
     private static final int MAX_STRIPE_BYTES = 1 << 30;
 
     private final boolean stringKeys;
@@ -43,25 +59,37 @@ public final class KeyTable {
     private final int ringBytes;
     private final int stripeMask;
     private final int slotsPerStripe;
-    private final int capacityPerStripe;
+    private final int liveLimit;
+    private final int ringsPerStripe;
     private final int ringsOffset;
     private final long seed;
     private final OffHeapMemory[] memory;
     private final Stripe[] stripes;
     private final SlotLifecycle lifecycle;
-    /** The slot of the one long key whose keyword is 0: last slot of stripe 0's slot area. */
-    private final long zeroKeyHandle;
+    /** Slots of the long keys whose keyword would be 0 or 1, after the stripe's slot area (stripe 0). */
+    private final long reservedHandle;
 
-    /** Per-stripe bookkeeping, guarded by the stripe's monitor; {@code used} is volatile for lock-free reads. */
+    /** Per-stripe bookkeeping, guarded by the stripe's monitor; {@code live} is volatile for lock-free reads. */
     private static final class Stripe {
-        volatile int used;
+        volatile int live;
+        int nonEmpty;
         int nextRing;
+        /** Where the next sweep for an idle key to evict starts. */
+        int hand;
+        /** Latest time any key of this stripe was reclaimed at: a new key's fresh state is taken no earlier. */
+        long reclaimedAt;
+        final int[] freeRings;
+        int freeCount;
+
+        Stripe(int rings) {
+            this.freeRings = new int[rings];
+        }
     }
 
     /**
      * @param capacity  keys the table must hold
      * @param ringWords longs of ring per key (0 for one-word algorithms)
-     * @param t         the time of creation, for the dedicated zero-key slot's fresh state
+     * @param t         the time of creation, for the dedicated slots' fresh state
      */
     public KeyTable(MemoryFactory factory, boolean stringKeys, int capacity, int ringWords, SlotLifecycle lifecycle,
             long t) {
@@ -71,14 +99,22 @@ public final class KeyTable {
         this.stateOffset = slotBytes - 8;
         this.ringBytes = ringWords * 8;
         this.seed = ThreadLocalRandom.current().nextLong();
-        int stripeCount = stripeCount(capacity);
+        int stripeCount = ringWords > 0 ? ringStripeCount(capacity, ringWords) : Integer.highestOneBit(
+                Math.max(1, Math.min(64, capacity / 4096)));
         this.stripeMask = stripeCount - 1;
-        this.capacityPerStripe = (capacity + stripeCount - 1) / stripeCount;
-        long slots = stringKeys ? ((long) capacityPerStripe * 4 + 2) / 3 : (long) capacityPerStripe * 2;
-        this.slotsPerStripe = (int) Math.max(2, slots);
-        int extraRings = 1;
-        long slotArea = (long) (slotsPerStripe + 1) * slotBytes;
-        long stripeBytes = slotArea + (long) (capacityPerStripe + extraRings) * ringBytes;
+        int perStripe = (capacity + stripeCount - 1) / stripeCount;
+        long slots = stringKeys ? ((long) perStripe * 4 + 2) / 3 : (long) perStripe * 2;
+        this.slotsPerStripe = (int) Math.max(4, slots);
+        int sevenEighths = slotsPerStripe - Math.max(1, slotsPerStripe / 8);
+        if (ringWords > 0) {
+            this.ringsPerStripe = Math.min(sevenEighths, stripeCount == 1 ? perStripe : perStripe + perStripe / 20 + 8);
+            this.liveLimit = ringsPerStripe;
+        } else {
+            this.ringsPerStripe = 0;
+            this.liveLimit = sevenEighths;
+        }
+        long slotArea = (long) (slotsPerStripe + 2) * slotBytes;
+        long stripeBytes = slotArea + (long) (ringsPerStripe + 2) * ringBytes;
         if (stripeBytes > MAX_STRIPE_BYTES) {
             throw new IllegalArgumentException("maxKeys too large for this limit: " + stripeBytes
                     + " bytes per stripe, at most " + MAX_STRIPE_BYTES);
@@ -89,20 +125,28 @@ public final class KeyTable {
         try {
             for (int i = 0; i < stripeCount; i++) {
                 memory[i] = factory.allocate((int) stripeBytes);
-                stripes[i] = new Stripe();
+                stripes[i] = new Stripe(ringsPerStripe);
             }
         } catch (OutOfMemoryError e) {
             free();
             throw e;
         }
-        this.zeroKeyHandle = handle(0, slotsPerStripe * slotBytes);
-        // The zero key's slot owns the spare ring of stripe 0; its keyword stays 0 and is never looked at.
-        memory[0].putLongRelease(slotsPerStripe * slotBytes + stateOffset, lifecycle.freshState(capacityPerStripe, t));
+        this.reservedHandle = handle(0, slotsPerStripe * slotBytes);
+        // The two dedicated slots own the two spare rings of stripe 0; their keywords are never looked at.
+        for (int r = 0; r < 2; r++) {
+            memory[0].putLongRelease((slotsPerStripe + r) * slotBytes + stateOffset,
+                    lifecycle.freshState(ringsPerStripe + r, t));
+        }
     }
 
-    private static int stripeCount(int capacity) {
-        int wanted = Math.max(1, Math.min(64, capacity / 4096));
-        return Integer.highestOneBit(wanted);
+    /** One stripe while the rings fit in one, so that capacity is exact; else as few as the stripe size allows. */
+    private static int ringStripeCount(int capacity, int ringWords) {
+        long bytes = (long) capacity * (ringWords * 8L + 40);
+        int stripes = 1;
+        while (bytes / stripes > MAX_STRIPE_BYTES / 2 && stripes < 1 << 16) {
+            stripes <<= 1;
+        }
+        return stripes;
     }
 
     /** The table's hashing seed, drawn at random for each table. */
@@ -114,10 +158,10 @@ public final class KeyTable {
         return stringKeys;
     }
 
-    /** The slot of a long key, already mixed ({@link KeyHashing#mixLong}); the dedicated slot when it is 0. */
+    /** The slot of a key (a long key already mixed by {@link KeyHashing#mixLong}), or {@link #ABSENT}. */
     public long find(long keyword, long check) {
-        if (keyword == 0 && !stringKeys) {
-            return zeroKeyHandle;
+        if (!stringKeys && (keyword == EMPTY || keyword == TOMBSTONE)) {
+            return reservedHandle + keyword * slotBytes;
         }
         int stripe = stripeOf(keyword);
         OffHeapMemory mem = memory[stripe];
@@ -126,20 +170,20 @@ public final class KeyTable {
             int offset = i * slotBytes;
             // Acquire: pairs with the release store that published the keyword, so its check and state are visible.
             long k = mem.getLongAcquire(offset);
-            if (k == 0) {
+            if (k == EMPTY) {
                 return ABSENT;
             }
             if (k == keyword && (!stringKeys || mem.getLongPlain(offset + 8) == check)) {
                 return handle(stripe, offset);
             }
-            i = i + 1 == slotsPerStripe ? 0 : i + 1;
+            i = next(i);
         }
         return ABSENT;
     }
 
     /**
-     * The slot of a key, putting it in if absent: into the first idle slot of its probe chain, else into the empty slot
-     * that ends the chain while the stripe has room. Returns {@link #FULL} when neither is possible.
+     * The slot of a key, putting it in if absent (see the class comment for where). Returns {@link #FULL} when there
+     * is no room and no idle key to reclaim.
      */
     public long findOrPut(long keyword, long check, long t) {
         long found = find(keyword, check);
@@ -151,47 +195,165 @@ public final class KeyTable {
         OffHeapMemory mem = memory[stripeIndex];
         synchronized (stripe) {
             for (;;) {
-                int idle = -1;
-                int empty = -1;
+                int reusable = -1;
+                int end = -1;
                 int i = homeOf(keyword);
                 for (int probes = 0; probes < slotsPerStripe; probes++) {
                     int offset = i * slotBytes;
                     // Plain is enough: keywords change only under this monitor, which we hold.
                     long k = mem.getLongPlain(offset);
-                    if (k == 0) {
-                        empty = offset;
+                    if (k == EMPTY) {
+                        end = offset;
                         break;
                     }
                     if (k == keyword && (!stringKeys || mem.getLongPlain(offset + 8) == check)) {
                         return handle(stripeIndex, offset);
                     }
-                    if (idle < 0) {
-                        // Volatile: the state changes outside the monitor; the CAS below re-checks it.
-                        long state = mem.getLongVolatile(offset + stateOffset);
-                        if (state != DEAD && lifecycle.isIdle(this, handle(stripeIndex, offset), state, t)) {
-                            idle = offset;
-                        }
+                    if (reusable < 0 && (k == TOMBSTONE || idle(stripeIndex, offset, t))) {
+                        reusable = offset;
                     }
-                    i = i + 1 == slotsPerStripe ? 0 : i + 1;
+                    i = next(i);
                 }
-                if (idle >= 0) {
-                    long old = mem.getLongVolatile(idle + stateOffset);
-                    if (old == DEAD || !lifecycle.isIdle(this, handle(stripeIndex, idle), old, t)
-                            || !mem.compareAndSetLong(idle + stateOffset, old, DEAD)) {
-                        continue; // the idle key was touched meanwhile: look again
+                if (reusable >= 0 && mem.getLongPlain(reusable) != TOMBSTONE) {
+                    if (takeOverIdle(stripe, mem, stripeIndex, reusable, keyword, check, t)) {
+                        return handle(stripeIndex, reusable);
                     }
-                    publish(mem, idle, keyword, check, lifecycle.freshState(lifecycle.ringOf(old), t));
-                    return handle(stripeIndex, idle);
+                    continue; // the idle key was touched meanwhile: look again
                 }
-                if (empty < 0 || stripe.used >= capacityPerStripe) {
+                boolean noRoom = stripe.live >= liveLimit || (reusable < 0 && stripe.nonEmpty >= slotsPerStripe - 1);
+                if (noRoom) {
+                    if (evictOne(stripe, mem, stripeIndex, end >= 0 ? end : reusable, t)) {
+                        continue; // the chain may have changed: look again, now with room
+                    }
                     return FULL;
                 }
-                int ring = stripe.nextRing++;
-                publish(mem, empty, keyword, check, lifecycle.freshState(ring, t));
-                stripe.used = stripe.used + 1;
-                return handle(stripeIndex, empty);
+                int target = reusable >= 0 ? reusable : end;
+                long ring = -1;
+                if (ringsPerStripe > 0) {
+                    ring = stripe.freeCount > 0 ? stripe.freeRings[--stripe.freeCount] : stripe.nextRing++;
+                }
+                publish(mem, target, keyword, check, lifecycle.freshState(ring, Math.max(t, stripe.reclaimedAt)));
+                if (target == end) {
+                    stripe.nonEmpty++;
+                }
+                stripe.live = stripe.live + 1;
+                return handle(stripeIndex, target);
             }
         }
+    }
+
+    /** Whether a live slot's key is idle at {@code t}. Volatile read: the state changes outside the monitor. */
+    private boolean idle(int stripeIndex, int offset, long t) {
+        long state = memory[stripeIndex].getLongVolatile(offset + stateOffset);
+        return state >= 0 && lifecycle.isIdle(this, handle(stripeIndex, offset), state, t);
+    }
+
+    /** Gives an idle key's slot (and ring) to a new key; false if the idle key was touched meanwhile. */
+    private boolean takeOverIdle(Stripe stripe, OffHeapMemory mem, int stripeIndex, int offset, long keyword,
+            long check, long t) {
+        long old = mem.getLongVolatile(offset + stateOffset);
+        // Volatile CAS to DEAD: fails if the key was touched since its idleness was checked; updaters that read
+        // DEAD look the key up again.
+        if (old < 0 || !lifecycle.isIdle(this, handle(stripeIndex, offset), old, t)
+                || !mem.compareAndSetLong(offset + stateOffset, old, DEAD)) {
+            return false;
+        }
+        stripe.reclaimedAt = Math.max(stripe.reclaimedAt, t);
+        publish(mem, offset, keyword, check, lifecycle.freshState(lifecycle.ringOf(old), stripe.reclaimedAt));
+        return true;
+    }
+
+    /**
+     * Turns an idle key into a tombstone and frees its ring: first one that ends its cluster within
+     * {@value #EVICTION_SCAN} slots of {@code from} (its tombstone is emptied at once), else the next idle key after
+     * the stripe's eviction hand, which sweeps the stripe like a clock so that repeated evictions cost O(1) each.
+     */
+    private boolean evictOne(Stripe stripe, OffHeapMemory mem, int stripeIndex, int from, long t) {
+        int i = Math.max(0, from) / slotBytes;
+        for (int probes = 0; probes < Math.min(EVICTION_SCAN, slotsPerStripe); probes++) {
+            long k = mem.getLongPlain(i * slotBytes);
+            if (k != EMPTY && k != TOMBSTONE && mem.getLongPlain(next(i) * slotBytes) == EMPTY
+                    && evict(stripe, mem, stripeIndex, i * slotBytes, t)) {
+                return true;
+            }
+            i = next(i);
+        }
+        i = stripe.hand;
+        for (int probes = 0; probes < slotsPerStripe; probes++) {
+            long k = mem.getLongPlain(i * slotBytes);
+            i = next(i);
+            if (k != EMPTY && k != TOMBSTONE && evict(stripe, mem, stripeIndex, (i == 0 ? slotsPerStripe - 1 : i - 1)
+                    * slotBytes, t)) {
+                stripe.hand = i;
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private boolean evict(Stripe stripe, OffHeapMemory mem, int stripeIndex, int offset, long t) {
+        long old = mem.getLongVolatile(offset + stateOffset);
+        // Volatile CAS: fails if the key was touched since its idleness was checked.
+        if (old < 0 || !lifecycle.isIdle(this, handle(stripeIndex, offset), old, t)
+                || !mem.compareAndSetLong(offset + stateOffset, old, DEAD)) {
+            return false;
+        }
+        // Release: a finder that reads the tombstone skips the slot; its state already reads dead.
+        mem.putLongRelease(offset, TOMBSTONE);
+        long ring = lifecycle.ringOf(old);
+        if (ring >= 0) {
+            stripe.freeRings[stripe.freeCount++] = (int) ring;
+        }
+        stripe.live = stripe.live - 1;
+        stripe.reclaimedAt = Math.max(stripe.reclaimedAt, t);
+        clearTombstones(stripe, mem, offset);
+        return true;
+    }
+
+    /**
+     * Empties the tombstones of the cluster around {@code offset} that no probe chain needs: a tombstone can go when
+     * every key after it in its cluster has its home after it, so no lookup passes through it to reach a key. A
+     * finder that then stops early at the new empty slot reports the key absent, and the caller looks again under
+     * this monitor, where the chains are exact.
+     */
+    private void clearTombstones(Stripe stripe, OffHeapMemory mem, int offset) {
+        int start = offset / slotBytes;
+        for (int walked = 0; walked < CLUSTER_WALK; walked++) {
+            int previous = start == 0 ? slotsPerStripe - 1 : start - 1;
+            if (mem.getLongPlain(previous * slotBytes) == EMPTY) {
+                break;
+            }
+            start = previous;
+        }
+        int i = start;
+        for (int walked = 0; walked < CLUSTER_WALK && mem.getLongPlain(i * slotBytes) != EMPTY; walked++) {
+            if (mem.getLongPlain(i * slotBytes) == TOMBSTONE && noChainPassesThrough(mem, i)) {
+                // Release: no key's probe chain runs through this slot any more (checked above).
+                mem.putLongRelease(i * slotBytes, EMPTY);
+                stripe.nonEmpty--;
+            }
+            i = next(i);
+        }
+    }
+
+    /** Whether every key after slot {@code p} in its cluster has its home after {@code p}. */
+    private boolean noChainPassesThrough(OffHeapMemory mem, int p) {
+        int j = next(p);
+        for (int walked = 0; walked < slotsPerStripe; walked++) {
+            long k = mem.getLongPlain(j * slotBytes);
+            if (k == EMPTY) {
+                return true;
+            }
+            if (k != TOMBSTONE) {
+                int toHome = Math.floorMod(homeOf(k) - p, slotsPerStripe);
+                int toSlot = Math.floorMod(j - p, slotsPerStripe);
+                if (toHome == 0 || toHome > toSlot) {
+                    return false;
+                }
+            }
+            j = next(j);
+        }
+        return false;
     }
 
     private void publish(OffHeapMemory mem, int offset, long keyword, long check, long fresh) {
@@ -206,7 +368,7 @@ public final class KeyTable {
 
     /** Whether the slot still belongs to the key; call after reading the state, to validate what was read. */
     public boolean owns(long handle, long keyword, long check) {
-        if (handle == zeroKeyHandle && !stringKeys) {
+        if (!stringKeys && (keyword == EMPTY || keyword == TOMBSTONE)) {
             return true;
         }
         OffHeapMemory mem = memory[stripeIndex(handle)];
@@ -215,7 +377,7 @@ public final class KeyTable {
         return mem.getLongPlain(offset) == keyword && (!stringKeys || mem.getLongPlain(offset + 8) == check);
     }
 
-    /** The state word of a slot, volatile. */
+    /** The state word of a slot, volatile. Negative means dead: look the key up again. */
     public long state(long handle) {
         return memory[stripeIndex(handle)].getLongVolatile(offset(handle) + stateOffset);
     }
@@ -240,18 +402,13 @@ public final class KeyTable {
         return ringsOffset + (int) ring * ringBytes + (int) index * 8;
     }
 
-    /** Keys that hold a slot (idle keys not yet reclaimed included, the zero key not counted). */
-    public long usedSlots() {
+    /** Keys that hold a slot (idle keys not yet reclaimed included, the two dedicated slots not counted). */
+    public long liveKeys() {
         long sum = 0;
         for (Stripe s : stripes) {
-            sum += s.used;
+            sum += s.live;
         }
         return sum;
-    }
-
-    /** Keys the table holds at full capacity. */
-    public long capacity() {
-        return (long) capacityPerStripe * stripes.length;
     }
 
     /** Off-heap bytes held by the table. */
@@ -271,6 +428,10 @@ public final class KeyTable {
                 memory[i] = null;
             }
         }
+    }
+
+    private int next(int i) {
+        return i + 1 == slotsPerStripe ? 0 : i + 1;
     }
 
     private int stripeOf(long keyword) {

@@ -1,0 +1,110 @@
+package dev.sluice;
+
+import static dev.sluice.LimiterTestSupport.MS;
+import static dev.sluice.LimiterTestSupport.limiter;
+import static dev.sluice.LimiterTestSupport.take;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class SlidingWindowLogTest {
+
+    private final ManualClock clock = new ManualClock();
+    private final RateLimiter limiter = limiter(Algorithm.SLIDING_WINDOW_LOG, 4, 1000, clock);
+
+    @AfterEach
+    void close() {
+        limiter.close();
+    }
+
+    @Test
+    void admitsAtMostTheLimitInAnyWindow() {
+        assertEquals("YYYYN", take(limiter, 1, 5));
+    }
+
+    @Test
+    void aPermitLeavesTheWindowExactlyOneWindowAfterItWasTaken() {
+        take(limiter, 1, 1);
+        clock.setMillis(300);
+        take(limiter, 1, 3);
+        clock.setNanos(1000 * MS - 1);
+        assertEquals("N", take(limiter, 1, 1));
+        clock.setMillis(1000);
+        assertEquals("YN", take(limiter, 1, 2));
+        clock.setMillis(1300);
+        assertEquals("YYYN", take(limiter, 1, 4));
+    }
+
+    @Test
+    void ringWrapsManyTimes() {
+        for (int lap = 0; lap < 10; lap++) {
+            assertEquals("YYYYN", take(limiter, 1, 5));
+            clock.advanceMillis(1000);
+        }
+    }
+
+    @Test
+    void weightedPermitsTakeOneEntryEach() {
+        assertTrue(limiter.tryAcquire(1, 3));
+        assertFalse(limiter.tryAcquire(1, 2));
+        clock.setMillis(500);
+        assertTrue(limiter.tryAcquire(1, 1));
+        clock.setMillis(1000);
+        assertTrue(limiter.tryAcquire(1, 3));
+        assertFalse(limiter.tryAcquire(1, 1));
+        assertFalse(limiter.tryAcquire(1, 5));
+    }
+
+    @Test
+    void idleForDaysIsEmpty() {
+        take(limiter, 1, 4);
+        clock.advance(Duration.ofDays(4));
+        assertEquals("YYYYN", take(limiter, 1, 5));
+    }
+
+    @Test
+    void clockSteppingBackGrantsNothing() {
+        clock.setMillis(5_000);
+        take(limiter, 1, 4);
+        clock.setMillis(0);
+        assertEquals("N", take(limiter, 1, 1));
+        clock.setMillis(5_999);
+        assertEquals("N", take(limiter, 1, 1));
+    }
+
+    @Test
+    void decisionTellsRemainingRetryAndReset() {
+        Decision d = new Decision();
+        assertTrue(limiter.tryAcquire(1, 1, clock.nanoTime(), d));
+        assertEquals(3, d.remaining());
+        assertEquals(1000 * MS, d.resetAfterNanos());
+        clock.setMillis(200);
+        assertTrue(limiter.tryAcquire(1, 3, clock.nanoTime(), d));
+        assertEquals(0, d.remaining());
+        assertEquals(1000 * MS, d.resetAfterNanos());
+        assertFalse(limiter.tryAcquire(1, 2, clock.nanoTime(), d));
+        assertEquals(1000 * MS, d.retryAfterNanos()); // the second-oldest (at 200 ms) must leave
+        assertFalse(limiter.tryAcquire(1, 1, clock.nanoTime(), d));
+        assertEquals(800 * MS, d.retryAfterNanos());
+    }
+
+    @Test
+    void releaseRemovesTheNewestPermits() {
+        take(limiter, 1, 4);
+        limiter.release(1, 2, clock.nanoTime());
+        assertEquals("YYN", take(limiter, 1, 3));
+    }
+
+    @Test
+    void releaseInAWrappedRingKeepsTheOlderPermits() {
+        take(limiter, 1, 4);
+        clock.setMillis(1000);
+        take(limiter, 1, 2); // ring wrapped: entries at 0, 0, 1000, 1000 in the window's history
+        limiter.release(1, 1, clock.nanoTime());
+        assertEquals("YYYN", take(limiter, 1, 4));
+    }
+}
