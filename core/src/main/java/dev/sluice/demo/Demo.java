@@ -1,0 +1,133 @@
+package dev.sluice.demo;
+
+import dev.sluice.Algorithm;
+import dev.sluice.Clock;
+import dev.sluice.ManualClock;
+import dev.sluice.RateLimitConfig;
+import dev.sluice.RateLimiter;
+import dev.sluice.RateLimiterService;
+import dev.sluice.reference.ReferenceRateLimiter;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The main job: the issue's scenario through {@link RateLimiterService} on a manual clock, decision by decision, then
+ * a short, indicative throughput run of the lock-free engine against the synchronized reference.
+ */
+public final class Demo {
+
+    private static final long RUN_NANOS = Duration.ofMillis(1500).toNanos();
+
+    private Demo() {
+    }
+
+    public static void main(String[] args) throws InterruptedException {
+        scenario();
+        throughput();
+    }
+
+    private static void scenario() {
+        ManualClock clock = new ManualClock();
+        try (RateLimiterService service = RateLimiterService.builder().clock(clock)
+                .defaultConfig(new RateLimitConfig(Algorithm.FIXED_WINDOW, 3, 1000)).build()) {
+            service.configureApi("search", new RateLimitConfig(Algorithm.TOKEN_BUCKET, 5, 1000));
+            service.configureUser("premium", new RateLimitConfig(Algorithm.SLIDING_WINDOW_LOG, 4, 1000));
+            service.configureUserApi("premium", "pay", new RateLimitConfig(Algorithm.TOKEN_BUCKET, 2, 1000));
+            System.out.println("Sluice scenario (Y = allowed), rules:");
+            System.out.println("  default              " + service.rules().defaultRule());
+            System.out.println("  api search           " + service.rules().apiRule("search"));
+            System.out.println("  user premium         " + service.rules().userRule("premium"));
+            System.out.println("  (premium, pay)       " + service.rules().userApiRule("premium", "pay"));
+            step(service, clock, 0, "alice", "home", 5);
+            step(service, clock, 0, "bob", "home", 4);
+            step(service, clock, 0, "alice", "search", 7);
+            step(service, clock, 400, "alice", "search", 3);
+            step(service, clock, 10_900, "carl", "home", 3);
+            step(service, clock, 11_050, "carl", "home", 3);
+            step(service, clock, 20_000, "premium", "feed", 5);
+            step(service, clock, 20_900, "premium", "feed", 1);
+            step(service, clock, 21_001, "premium", "feed", 5);
+            step(service, clock, 21_001, "premium", "pay", 3);
+        }
+    }
+
+    private static void step(RateLimiterService service, ManualClock clock, long atMillis, String user, String api,
+            int times) {
+        clock.setMillis(atMillis);
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < times; i++) {
+            sb.append(service.allow(user, api) ? 'Y' : 'N');
+        }
+        System.out.printf("  t=%6d ms  %-8s %-7s x%d  %s%n", atMillis, user, api, times, sb);
+    }
+
+    private static void throughput() throws InterruptedException {
+        System.out.println();
+        System.out.println("Indicative throughput (1.5 s per run, 10,000 string keys, TOKEN_BUCKET 1e9/s, so mostly");
+        System.out.println("admitted; not a benchmark: the real, side-by-side numbers come from the jmh module):");
+        System.out.println("  threads     sluice req/s  reference req/s   ratio");
+        RateLimitConfig config = RateLimitConfig.of(Algorithm.TOKEN_BUCKET, 1_000_000_000L, Duration.ofSeconds(1));
+        String[] keys = new String[10_000];
+        for (int i = 0; i < keys.length; i++) {
+            keys[i] = "user-" + (i % 100) + ":api-" + (i / 100);
+        }
+        for (int threads = 1; threads <= 2; threads++) {
+            double sluice;
+            double reference;
+            try (RateLimiter engine = RateLimiter.create(config, Clock.system())) {
+                sluice = measure(engine, keys, threads);
+            }
+            try (RateLimiter classic = new ReferenceRateLimiter(config, Clock.system())) {
+                reference = measure(classic, keys, threads);
+            }
+            System.out.printf("  %7d  %15.0f  %15.0f  %6.2fx%n", threads, sluice, reference, sluice / reference);
+        }
+    }
+
+    private static double measure(RateLimiter limiter, String[] keys, int threads) throws InterruptedException {
+        run(limiter, keys, threads, RUN_NANOS / 3); // warm-up
+        return run(limiter, keys, threads, RUN_NANOS) * 1e9 / RUN_NANOS;
+    }
+
+    private static long run(RateLimiter limiter, String[] keys, int threads, long nanos) throws InterruptedException {
+        LongAdder total = new LongAdder();
+        CountDownLatch start = new CountDownLatch(1);
+        List<Thread> workers = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            int offset = t * 7919;
+            Thread worker = new Thread(() -> {
+                try {
+                    start.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+                Clock clock = Clock.system();
+                long end = clock.nanoTime() + nanos;
+                long done = 0;
+                int i = offset;
+                while (true) {
+                    for (int batch = 0; batch < 1024; batch++) {
+                        limiter.tryAcquire(keys[i]);
+                        i = i + 1 == keys.length ? 0 : i + 1;
+                    }
+                    done += 1024;
+                    if (clock.nanoTime() >= end) {
+                        break;
+                    }
+                }
+                total.add(done);
+            });
+            worker.start();
+            workers.add(worker);
+        }
+        start.countDown();
+        for (Thread w : workers) {
+            w.join();
+        }
+        return total.sum();
+    }
+}

@@ -1,0 +1,87 @@
+package dev.sluice;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.sluice.reference.ReferenceRateLimiter;
+import java.time.Duration;
+import java.util.SplittableRandom;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The lock-free engine and the synchronized reference make the same decision, with the same Decision fields, on
+ * every request of long random traces: many keys (long and string), random forward time steps that often land on
+ * window and refill boundaries, random weights (some above the limit), and give-backs. The engine's table is sized
+ * to the key count, so idle keys are reclaimed along the way, which must be invisible.
+ */
+class DifferentialTest {
+
+    private static final int REQUESTS_PER_CONFIG = 40_000;
+
+    private static final long[][] LIMITS_AND_WINDOWS_MS = {{1, 1}, {3, 1000}, {7, 250}, {100, 60_000}, {5, 86_400_000}};
+
+    @ParameterizedTest
+    @EnumSource(Algorithm.class)
+    void engineAgreesWithReferenceOnRandomTraces(Algorithm algorithm) {
+        long seed = 0x5EED_0000L + algorithm.ordinal();
+        for (long[] lw : LIMITS_AND_WINDOWS_MS) {
+            RateLimitConfig config = RateLimitConfig.of(algorithm, lw[0], Duration.ofMillis(lw[1]));
+            compare(config, seed++);
+            if (algorithm == Algorithm.TOKEN_BUCKET || algorithm == Algorithm.LEAKY_BUCKET) {
+                compare(config.withBurst(Math.max(1, lw[0] / 2)), seed++);
+            }
+        }
+    }
+
+    private static void compare(RateLimitConfig config, long seed) {
+        SplittableRandom random = new SplittableRandom(seed);
+        ManualClock clock = new ManualClock();
+        clock.setNanos(random.nextLong(1L << 40));
+        int keys = 300;
+        long window = config.windowNanos();
+        long emission = Math.max(1, window / config.limit());
+        Decision expected = new Decision();
+        Decision actual = new Decision();
+        try (RateLimiter engine = RateLimiter.builder(config).clock(clock).maxKeys(keys).build();
+                RateLimiter reference = new ReferenceRateLimiter(config, clock)) {
+            long now = clock.nanoTime();
+            for (int i = 0; i < REQUESTS_PER_CONFIG; i++) {
+                now += step(random, window, emission, now);
+                int k = random.nextInt(keys);
+                long permits = random.nextInt(20) == 0 ? 1 + config.burst() : 1 + random.nextInt((int) Math.min(3,
+                        config.burst()));
+                String where = config + " seed " + seed + " request " + i + " key " + k + " permits " + permits;
+                if (random.nextInt(50) == 0) {
+                    engine.release(k, permits, now);
+                    reference.release(k, permits, now);
+                    continue;
+                }
+                boolean useString = random.nextBoolean();
+                boolean a = useString ? engine.tryAcquire("k" + k, permits, now, actual)
+                        : engine.tryAcquire(k, permits, now, actual);
+                boolean e = useString ? reference.tryAcquire("k" + k, permits, now, expected)
+                        : reference.tryAcquire(k, permits, now, expected);
+                assertEquals(e, a, where);
+                assertEquals(expected.toString(), actual.toString(), where);
+            }
+        }
+    }
+
+    /** Mostly small steps, often exactly onto the next refill or window boundary, sometimes several windows. */
+    private static long step(SplittableRandom random, long window, long emission, long now) {
+        switch (random.nextInt(8)) {
+            case 0:
+                return 0;
+            case 1:
+                return emission - Math.floorMod(now, emission);
+            case 2:
+                return window - Math.floorMod(now, window);
+            case 3:
+                return window * (1 + random.nextInt(3));
+            case 4:
+                return 1;
+            default:
+                return random.nextLong(Math.max(1, emission / 2));
+        }
+    }
+}
