@@ -214,7 +214,7 @@ abstract class EngineLimiter implements RateLimiter {
             }
             KeyTable t = strings ? stringKeys : longKeys;
             if (t == null) {
-                t = new KeyTable(memory, strings, maxKeys, ringWords, lifecycle(), time.elapsed(clock.nanoTime()));
+                t = new KeyTable(memory, strings, maxKeys, ringWords, lifecycle(), 0);
                 if (strings) {
                     stringKeys = t;
                 } else {
