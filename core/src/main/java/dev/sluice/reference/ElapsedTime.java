@@ -28,7 +28,7 @@ final class ElapsedTime {
      * key's monitor, so the times one key sees never decrease.
      */
     long advance(long now) {
-        long t = saturatedAdd(saturatedSubtract(now, firstReading), offset);
+        long t = saturatedAddOffset(saturatedSubtract(now, firstReading));
         long clamped = Math.max(0, Math.min(t, RateLimitConfig.HORIZON_NANOS));
         return latest.accumulateAndGet(clamped, Math::max);
     }
@@ -41,11 +41,11 @@ final class ElapsedTime {
         }
     }
 
-    private static long saturatedAdd(long a, long b) {
+    private long saturatedAddOffset(long a) {
         try {
-            return Math.addExact(a, b);
+            return Math.addExact(a, offset);
         } catch (ArithmeticException overflow) {
-            return a < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
+            return Long.MAX_VALUE; // offset >= 0: only upwards
         }
     }
 }

@@ -28,7 +28,7 @@ final class FixedWindowState extends KeyState {
             count += permits;
         }
         if (d != null) {
-            long untilWindowEnd = (window + 1) * w - Math.max(t, window * w);
+            long untilWindowEnd = (window + 1) * w - t;
             long retry = admit ? 0 : permits > l ? Decision.NEVER : untilWindowEnd;
             d.set(admit, l, l - count, retry, count > 0 ? untilWindowEnd : 0, 0);
         }
@@ -37,7 +37,7 @@ final class FixedWindowState extends KeyState {
 
     @Override
     void giveBack(long t, long permits) {
-        if (t / limits.windowNanos() <= window) {
+        if (t / limits.windowNanos() == window) { // else the permits were taken in a window now over
             count -= Math.min(permits, count);
         }
     }

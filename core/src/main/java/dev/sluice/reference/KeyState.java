@@ -4,8 +4,9 @@ import dev.sluice.Decision;
 
 /**
  * One key's state. Every change happens under the object's monitor, time included: the time is read from the
- * {@link ElapsedTime} while the monitor is held, so the times one key sees never go back, and each key's decisions
- * are linearizable (they take effect in monitor order).
+ * {@link ElapsedTime} while the monitor is held, so the times one key sees never go back (subclasses rely on it: no
+ * stored time or window index is ever later than the {@code t} they are given), and each key's decisions are
+ * linearizable (they take effect in monitor order).
  */
 abstract class KeyState {
 

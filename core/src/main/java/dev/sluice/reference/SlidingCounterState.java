@@ -35,7 +35,7 @@ final class SlidingCounterState extends KeyState {
             curr += permits;
         }
         if (d != null) {
-            long e = Math.max(0, t - window * w);
+            long e = t - window * w;
             long remaining = Math.max(0, l - curr - ceilMulDiv(prev, w - e, w));
             long reset = curr > 0 ? 2 * w - e : prev > 0 ? w - e : 0;
             long retry = admit ? 0 : permits > l ? Decision.NEVER : retryAfter(t, permits);
@@ -46,15 +46,18 @@ final class SlidingCounterState extends KeyState {
 
     @Override
     void giveBack(long t, long permits) {
-        if (t / limits.windowNanos() <= window) {
+        if (t / limits.windowNanos() == window) { // else the permits were taken in a window now over
             curr -= Math.min(permits, curr);
         }
     }
 
-    /** Whether {@code permits} (at most L) would be admitted at {@code time} if nothing happened before it. */
+    /**
+     * Whether {@code permits} (at most L) would be admitted at {@code time}, not before the last decision, if nothing
+     * happened before it.
+     */
     private boolean admitsAt(long time, long permits) {
         long w = limits.windowNanos();
-        long index = Math.max(window, time / w);
+        long index = time / w;
         long p;
         long c;
         if (index == window) {
@@ -67,7 +70,7 @@ final class SlidingCounterState extends KeyState {
             p = 0;
             c = 0;
         }
-        long e = Math.max(0, time - index * w);
+        long e = time - index * w;
         return fits(p, w - e, c + permits);
     }
 

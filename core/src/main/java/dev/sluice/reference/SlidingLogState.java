@@ -20,48 +20,43 @@ final class SlidingLogState extends KeyState {
     boolean decide(long t, long permits, Decision d) {
         long w = limits.windowNanos();
         long l = limits.limit();
-        long now = log.isEmpty() ? t : Math.max(t, log.peekLast());
-        while (!log.isEmpty() && log.peekFirst() <= now - w) {
+        while (!log.isEmpty() && log.peekFirst() <= t - w) {
             log.pollFirst();
         }
         // permits <= l first, so that size + permits cannot overflow.
         boolean admit = permits <= l && log.size() + permits <= l;
         if (admit) {
             for (long i = 0; i < permits; i++) {
-                log.addLast(now);
+                log.addLast(t);
             }
         }
         if (d != null) {
-            long reset = log.isEmpty() ? 0 : log.peekLast() + w - now;
-            long retry = admit ? 0 : permits > l ? Decision.NEVER : retryAfter(now, permits);
+            long reset = log.isEmpty() ? 0 : log.peekLast() + w - t;
+            long retry = admit ? 0 : permits > l ? Decision.NEVER : retryAfter(t, permits);
             d.set(admit, l, l - log.size(), retry, reset, 0);
         }
         return admit;
     }
 
     /** Room for {@code permits} comes when the {@code (L - permits + 1)}-th newest timestamp leaves the window. */
-    private long retryAfter(long now, long permits) {
+    private long retryAfter(long t, long permits) {
         long rank = limits.limit() - permits + 1;
         long seen = 0;
         Iterator<Long> newestFirst = log.descendingIterator();
         while (newestFirst.hasNext()) {
             long stamp = newestFirst.next();
             if (++seen == rank) {
-                return stamp + limits.windowNanos() - now;
+                return stamp + limits.windowNanos() - t;
             }
         }
-        return 0;
+        throw new AssertionError("a denied request of " + permits + " found fewer than " + rank + " timestamps");
     }
 
+    /** Removes the newest {@code permits} timestamps: all are at or before {@code t}, which never goes back. */
     @Override
     void giveBack(long t, long permits) {
-        long removed = 0;
-        Iterator<Long> newestFirst = log.descendingIterator();
-        while (removed < permits && newestFirst.hasNext()) {
-            if (newestFirst.next() <= t) {
-                newestFirst.remove();
-                removed++;
-            }
+        for (long i = 0; i < permits && !log.isEmpty(); i++) {
+            log.pollLast();
         }
     }
 }

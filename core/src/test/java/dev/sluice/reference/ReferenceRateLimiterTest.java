@@ -110,6 +110,13 @@ class ReferenceRateLimiterTest {
     }
 
     @Test
+    void tokenBucketWeightedDenialWaitsForAllItsCredit() {
+        ReferenceRateLimiter limiter = tokenBucket();
+        assertTrue(limiter.tryAcquire(KEY, 3));
+        assertDecision(decide(limiter, 2), false, 4, 1, 250 * MS, 750 * MS, 0);
+    }
+
+    @Test
     void tokenBucketIdleForDaysRefillsOnlyToCapacity() {
         ReferenceRateLimiter limiter = tokenBucket();
         admitted(limiter, 4);
@@ -333,6 +340,14 @@ class ReferenceRateLimiterTest {
     }
 
     @Test
+    void fixedWindowReleaseNeverGivesBackMoreThanTaken() {
+        ReferenceRateLimiter limiter = fixedWindow();
+        assertTrue(limiter.tryAcquire(KEY));
+        limiter.release(KEY, 3, clock.nanoTime());
+        assertEquals(3, admitted(limiter, 4));
+    }
+
+    @Test
     void fixedWindowReleaseAfterWindowRolledGivesNothing() {
         ReferenceRateLimiter limiter = fixedWindow();
         admitted(limiter, 3);
@@ -381,6 +396,14 @@ class ReferenceRateLimiterTest {
         assertDecision(decide(limiter, 1), true, 4, 0, 0, 1750 * MS, 0);
         // 4 * (1000 - e) / 1000 + 1 + 1 <= 4 from e = 500 ms on
         assertDecision(decide(limiter, 1), false, 4, 0, 250 * MS, 1750 * MS, 0);
+    }
+
+    @Test
+    void slidingCounterRoundsPreviousWeightUpInRemaining() {
+        ReferenceRateLimiter limiter = slidingCounter();
+        admitted(limiter, 4);
+        clock.setMillis(1100); // previous weighs 3.6: no room for 1, and it counts as 4 against remaining
+        assertDecision(decide(limiter, 1), false, 4, 0, 150 * MS, 900 * MS, 0);
     }
 
     @Test
@@ -462,6 +485,23 @@ class ReferenceRateLimiterTest {
         assertEquals(3, admitted(limiter, 4));
     }
 
+    @Test
+    void slidingCounterReleaseNeverGivesBackMoreThanTaken() {
+        ReferenceRateLimiter limiter = slidingCounter();
+        assertTrue(limiter.tryAcquire(KEY));
+        limiter.release(KEY, 3, clock.nanoTime());
+        assertEquals(4, admitted(limiter, 5));
+    }
+
+    @Test
+    void slidingCounterReleaseAfterWindowRolledGivesNothing() {
+        ReferenceRateLimiter limiter = slidingCounter();
+        admitted(limiter, 4);
+        clock.setMillis(1500); // previous weighs 2
+        limiter.release(KEY, 4, clock.nanoTime());
+        assertEquals(2, admitted(limiter, 3));
+    }
+
     // ---- SLIDING_WINDOW_LOG: 3 in any (t - 1000 ms, t] ----
 
     private ReferenceRateLimiter slidingLog() {
@@ -539,6 +579,14 @@ class ReferenceRateLimiterTest {
         ReferenceRateLimiter limiter = slidingLog();
         admitted(limiter, 3);
         clock.setMillis(2 * DAY_MS);
+        assertEquals(3, admitted(limiter, 4));
+    }
+
+    @Test
+    void slidingLogReleaseNeverGivesBackMoreThanTaken() {
+        ReferenceRateLimiter limiter = slidingLog();
+        assertTrue(limiter.tryAcquire(KEY));
+        limiter.release(KEY, 5, clock.nanoTime());
         assertEquals(3, admitted(limiter, 4));
     }
 
@@ -696,6 +744,15 @@ class ReferenceRateLimiterTest {
         ReferenceRateLimiter limiter = fixedWindow();
         assertDecision(decide(limiter, 1), true, 3, 2, 0, 1000 * MS - 145_224_197, 0);
         clock.setNanos(Long.MIN_VALUE + 5 + 854_775_803); // the next window
+        assertEquals(3, admitted(limiter, 4));
+    }
+
+    @Test
+    void readingBeyondLongRangeFromOriginSaturatesAtHorizon() {
+        clock.setMillis(-1000);
+        ReferenceRateLimiter limiter = fixedWindow();
+        assertEquals(3, admitted(limiter, 4));
+        clock.setNanos(Long.MAX_VALUE); // Long.MAX_VALUE - (-1 s) overflows: saturates, a window far ahead
         assertEquals(3, admitted(limiter, 4));
     }
 
