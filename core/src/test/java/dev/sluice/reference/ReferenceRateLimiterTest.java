@@ -20,6 +20,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLongArray;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -587,6 +588,15 @@ class ReferenceRateLimiterTest {
         ReferenceRateLimiter limiter = slidingLog();
         assertTrue(limiter.tryAcquire(KEY));
         limiter.release(KEY, 5, clock.nanoTime());
+        assertEquals(3, admitted(limiter, 4));
+    }
+
+    @Test
+    @Timeout(10)
+    void slidingLogReleaseOfHugePermitsStopsAtEmpty() {
+        ReferenceRateLimiter limiter = slidingLog();
+        admitted(limiter, 3);
+        limiter.release(KEY, Long.MAX_VALUE, clock.nanoTime());
         assertEquals(3, admitted(limiter, 4));
     }
 
