@@ -12,7 +12,7 @@ final class BucketState extends KeyState {
     private final Limits limits;
     private final boolean leaky;
     private long credit;
-    /** Elapsed time of the last refill. */
+    /** Elapsed time of the last refill; 0 at first, harmless since a fresh bucket is already full. */
     private long last;
 
     BucketState(Limits limits, boolean leaky) {

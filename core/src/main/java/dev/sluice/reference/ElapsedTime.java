@@ -16,6 +16,7 @@ final class ElapsedTime {
     private final long firstReading;
     /** {@code firstReading - origin}, in {@code [0, window)}. */
     private final long offset;
+    /** Atomic read-modify-write: the limiter-wide maximum needs one total order of updates across threads. */
     private final AtomicLong latest = new AtomicLong();
 
     ElapsedTime(long firstReading, long windowNanos) {

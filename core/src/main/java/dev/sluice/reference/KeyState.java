@@ -9,6 +9,7 @@ import dev.sluice.Decision;
  * linearizable (they take effect in monitor order).
  */
 abstract class KeyState {
+    // Subclass fields are plain: only read and written under this object's monitor, which orders them.
 
     final synchronized boolean acquire(ElapsedTime time, long now, long permits, Decision decision) {
         return decide(time.advance(now), permits, decision);
