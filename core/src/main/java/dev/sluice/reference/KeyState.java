@@ -1,0 +1,27 @@
+package dev.sluice.reference;
+
+import dev.sluice.Decision;
+
+/**
+ * One key's state. Every change happens under the object's monitor, time included: the time is read from the
+ * {@link ElapsedTime} while the monitor is held, so the times one key sees never go back (subclasses rely on it: no
+ * stored time or window index is ever later than the {@code t} they are given), and each key's decisions are
+ * linearizable (they take effect in monitor order).
+ */
+abstract class KeyState {
+    // Subclass fields are plain: only read and written under this object's monitor, which orders them.
+
+    final synchronized boolean acquire(ElapsedTime time, long now, long permits, Decision decision) {
+        return decide(time.advance(now), permits, decision);
+    }
+
+    final synchronized void release(ElapsedTime time, long now, long permits) {
+        giveBack(time.advance(now), permits);
+    }
+
+    /** Decides a request at elapsed time {@code t} (never less than the last one); fills {@code d} if non-null. */
+    abstract boolean decide(long t, long permits, Decision d);
+
+    /** Gives back {@code permits} at elapsed time {@code t}. */
+    abstract void giveBack(long t, long permits);
+}

@@ -1,0 +1,162 @@
+package dev.sluice.reference;
+
+import dev.sluice.Clock;
+import dev.sluice.Decision;
+import dev.sluice.RateLimitConfig;
+import dev.sluice.RateLimiter;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The classic rate limiter: a {@link ConcurrentHashMap} from key to a small state object per key, every decision
+ * made under that object's monitor. All five algorithms. It is the oracle of the differential tests and the
+ * baseline of the benchmarks, so it is kept plain and shares no code with the lock-free engine.
+ *
+ * <p>Guarantees:
+ * <ul>
+ *   <li>Thread-safe; each key's decisions are linearizable (they take effect in the order its monitor is taken).
+ *       Blocking, not lock-free: threads on one key wait for each other; threads on different keys do not.</li>
+ *   <li>Keys: a {@code long} key is a {@link Long}, a {@code CharSequence} key its {@code toString()}, so
+ *       {@code 5L} and {@code "5"} are different keys and two sequences with the same characters are one key.</li>
+ *   <li>Memory: unbounded, one map entry per key ever seen until {@link #close()}; the table is never full
+ *       ({@link #tableFullEvents()} is always 0).</li>
+ *   <li>Time: elapsed time is the reading minus an origin (the constructor's clock reading rounded down to a multiple
+ *       of the window), clamped to {@code [0, RateLimitConfig.HORIZON_NANOS]} with no overflow. A reading earlier
+ *       than the latest one this limiter has seen counts as that latest one: a clock that steps back is no time
+ *       passing and never grants permits.</li>
+ *   <li>Arithmetic is exact: counts and credits fit in a {@code long} by the config's ranges; the sliding window
+ *       counter falls back to {@link java.math.BigInteger} where a product would not.</li>
+ *   <li>After {@link #close()} (idempotent) every {@code tryAcquire} and {@code release} throws
+ *       {@link IllegalStateException}; {@code close} must not race with calls in flight.</li>
+ * </ul>
+ */
+public final class ReferenceRateLimiter implements RateLimiter {
+
+    private final RateLimitConfig config;
+    private final Clock clock;
+    private final Limits limits;
+    private final ElapsedTime time;
+    private final ConcurrentHashMap<Object, KeyState> states = new ConcurrentHashMap<>();
+    /** Volatile: a close on one thread is seen by calls that start after it on any other. */
+    private volatile boolean closed;
+
+    public ReferenceRateLimiter(RateLimitConfig config, Clock clock) {
+        this.config = Objects.requireNonNull(config, "config must not be null");
+        this.clock = Objects.requireNonNull(clock, "clock must not be null");
+        this.limits = Limits.of(config);
+        this.time = new ElapsedTime(clock.nanoTime(), config.windowNanos());
+    }
+
+    @Override
+    public RateLimitConfig config() {
+        return config;
+    }
+
+    @Override
+    public Clock clock() {
+        return clock;
+    }
+
+    @Override
+    public boolean tryAcquire(long key, long permits, long nowNanos) {
+        check(permits);
+        return state(Long.valueOf(key)).acquire(time, nowNanos, permits, null);
+    }
+
+    @Override
+    public boolean tryAcquire(CharSequence key, long permits, long nowNanos) {
+        check(permits);
+        return state(stringKey(key)).acquire(time, nowNanos, permits, null);
+    }
+
+    @Override
+    public boolean tryAcquire(long key, long permits, long nowNanos, Decision decision) {
+        check(permits);
+        Objects.requireNonNull(decision, "decision must not be null");
+        return state(Long.valueOf(key)).acquire(time, nowNanos, permits, decision);
+    }
+
+    @Override
+    public boolean tryAcquire(CharSequence key, long permits, long nowNanos, Decision decision) {
+        check(permits);
+        Objects.requireNonNull(decision, "decision must not be null");
+        return state(stringKey(key)).acquire(time, nowNanos, permits, decision);
+    }
+
+    @Override
+    public void release(long key, long permits, long nowNanos) {
+        check(permits);
+        release(Long.valueOf(key), permits, nowNanos);
+    }
+
+    @Override
+    public void release(CharSequence key, long permits, long nowNanos) {
+        check(permits);
+        release(stringKey(key), permits, nowNanos);
+    }
+
+    private void release(Object key, long permits, long nowNanos) {
+        KeyState state = states.get(key);
+        if (state == null) {
+            time.advance(nowNanos); // a time seen, as for any other call; an absent key has nothing to give back
+        } else {
+            state.release(time, nowNanos, permits);
+        }
+    }
+
+    @Override
+    public long tableFullEvents() {
+        return 0;
+    }
+
+    @Override
+    public long liveKeys() {
+        return states.size();
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        states.clear();
+    }
+
+    @Override
+    public String toString() {
+        return "ReferenceRateLimiter[" + config + "]";
+    }
+
+    private void check(long permits) {
+        if (closed) {
+            throw new IllegalStateException("ReferenceRateLimiter (" + config + ") is closed");
+        }
+        if (permits < 1) {
+            throw new IllegalArgumentException("permits must be >= 1, was " + permits);
+        }
+    }
+
+    private static String stringKey(CharSequence key) {
+        return Objects.requireNonNull(key, "key must not be null").toString();
+    }
+
+    private KeyState state(Object key) {
+        KeyState state = states.get(key);
+        return state != null ? state : states.computeIfAbsent(key, k -> newState());
+    }
+
+    private KeyState newState() {
+        switch (config.algorithm()) {
+            case TOKEN_BUCKET:
+                return new BucketState(limits, false);
+            case LEAKY_BUCKET:
+                return new BucketState(limits, true);
+            case FIXED_WINDOW:
+                return new FixedWindowState(limits);
+            case SLIDING_WINDOW_COUNTER:
+                return new SlidingCounterState(limits);
+            case SLIDING_WINDOW_LOG:
+                return new SlidingLogState(limits);
+            default:
+                throw new AssertionError(config.algorithm());
+        }
+    }
+}
