@@ -57,6 +57,38 @@ class ConcurrencyTest {
 
     @ParameterizedTest
     @EnumSource(Algorithm.class)
+    void firstRequestsRacingOnANewKeyAreNeverLost(Algorithm algorithm) throws Exception {
+        try (RateLimiter limiter = RateLimiter.builder(RateLimitConfig.of(algorithm, 1, Duration.ofMinutes(1)))
+                .clock(new ManualClock()).maxKeys(4096).build()) {
+            int keys = 3000;
+            AtomicLongArray admitted = new AtomicLongArray(keys);
+            java.util.concurrent.CyclicBarrier barrier = new java.util.concurrent.CyclicBarrier(2);
+            Runnable racer = () -> {
+                try {
+                    for (int k = 0; k < keys; k++) {
+                        barrier.await();
+                        if (limiter.tryAcquire(k, 1, 0)) {
+                            admitted.incrementAndGet(k);
+                        }
+                    }
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            };
+            Thread a = new Thread(racer);
+            Thread b = new Thread(racer);
+            a.start();
+            b.start();
+            a.join();
+            b.join();
+            for (int k = 0; k < keys; k++) {
+                assertEquals(1, admitted.get(k), "key " + k);
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Algorithm.class)
     void manyThreadsOnManyKeysAdmitExactlyTheLimitPerKey(Algorithm algorithm) throws InterruptedException {
         int keys = 2000;
         int limit = 20;

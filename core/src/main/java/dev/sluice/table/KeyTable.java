@@ -29,12 +29,13 @@ import java.util.concurrent.ThreadLocalRandom;
  * When no idle key can be found the table is full and the caller applies its full-table policy.
  *
  * <p>Concurrency. Finding an existing key is lock-free: it reads keywords with acquire and never writes. Putting a
- * new key (claiming an empty slot, or taking over an idle key's slot on the probe chain) is serialised per stripe by
- * a monitor, so two threads can never put one key twice, and the set of keys on a chain changes only under it. A
- * slot never becomes empty again, so probe chains never break. Taking over a slot: CAS its state to {@link #DEAD}
- * (fails if the old key was touched meanwhile), write the new key's check and keyword (release), then its fresh
- * state (volatile). An updater reads the state (volatile), then checks the keyword: see {@link SlotLifecycle} for
- * why its CAS can never land on another key's state.
+ * new key (claiming an empty slot or a tombstone, or taking over an idle key's slot on the probe chain) is
+ * serialised per stripe by a monitor, so two threads can never put one key twice, and the set of keys on a chain
+ * changes only under it. A new key's state is written before its keyword is published (release), so no update can
+ * be overwritten by it. Taking over an idle key: CAS its state to {@link #DEAD} (fails if the key was touched
+ * meanwhile), write the new key's check and keyword (release), then its fresh state (volatile). An updater reads the
+ * state (volatile), then checks the keyword: see {@link SlotLifecycle} for why its CAS can never land on another
+ * key's state.
  */
 public final class KeyTable {
 
@@ -232,7 +233,7 @@ public final class KeyTable {
                 if (ringsPerStripe > 0) {
                     ring = stripe.freeCount > 0 ? stripe.freeRings[--stripe.freeCount] : stripe.nextRing++;
                 }
-                publish(mem, target, keyword, check, lifecycle.freshState(ring, Math.max(t, stripe.reclaimedAt)));
+                publishNew(mem, target, keyword, check, lifecycle.freshState(ring, Math.max(t, stripe.reclaimedAt)));
                 if (target == end) {
                     stripe.nonEmpty++;
                 }
@@ -259,7 +260,7 @@ public final class KeyTable {
             return false;
         }
         stripe.reclaimedAt = Math.max(stripe.reclaimedAt, t);
-        publish(mem, offset, keyword, check, lifecycle.freshState(lifecycle.ringOf(old), stripe.reclaimedAt));
+        publishOver(mem, offset, keyword, check, lifecycle.freshState(lifecycle.ringOf(old), stripe.reclaimedAt));
         return true;
     }
 
@@ -356,7 +357,26 @@ public final class KeyTable {
         return false;
     }
 
-    private void publish(OffHeapMemory mem, int offset, long keyword, long check, long fresh) {
+    /**
+     * Writes a new key into a slot no updater can touch: an empty slot or a tombstone, whose state is 0 or dead.
+     * The state goes first: once the keyword is visible, an updater's CAS must find the fresh state, never have it
+     * overwritten afterwards.
+     */
+    private void publishNew(OffHeapMemory mem, int offset, long keyword, long check, long fresh) {
+        // Volatile: a stale updater of the slot's previous key, holding an older state, sees this one and fails.
+        mem.putLongVolatile(offset + stateOffset, fresh);
+        if (stringKeys) {
+            mem.putLongPlain(offset + 8, check);
+        }
+        // Release: an updater that reads this keyword with acquire also sees the state and check written before it.
+        mem.putLongRelease(offset, keyword);
+    }
+
+    /**
+     * Hands a slot whose state the caller has just CASed to {@link #DEAD} to a new key: updaters of either key that
+     * read the dead state look the key up again, so the fresh state, written last, can be overwritten by no one.
+     */
+    private void publishOver(OffHeapMemory mem, int offset, long keyword, long check, long fresh) {
         if (stringKeys) {
             mem.putLongPlain(offset + 8, check);
         }
