@@ -5,9 +5,11 @@ package dev.sluice.table;
  *
  * <p>A {@code long} key is mixed by a bijection of the 64-bit space (xor with the seed, then the MurmurHash3
  * finaliser, whose steps are all invertible): the mixed word identifies the key exactly. A {@code CharSequence} key
- * is reduced to a 128-bit fingerprint (two 64-bit lanes with independent seeds, finalised the same way). Two
- * distinct strings share state only if both lanes collide: for n keys the chance that any pair does is about
- * n^2 / 2^129 (below 10^-24 for ten million keys).
+ * is reduced to a fingerprint of two lanes: a seeded 64-bit hash of its characters (which also places it in the
+ * table), and its {@code String.hashCode()} and length (a second seeded hash for other sequences). Two distinct
+ * keys share state only if both lanes collide: for n random keys the chance that any pair does is about
+ * n^2 / 2^97 (below 10^-15 for ten million keys); a caller who cannot see the seed cannot craft a collision of
+ * the seeded lane.
  */
 public final class KeyHashing {
 
@@ -32,33 +34,35 @@ public final class KeyHashing {
         return x;
     }
 
-    /** First lane of the fingerprint of {@code key}; never 0 or 1 (they mark empty slots and tombstones). */
+    /** First lane of the fingerprint of {@code key}, seeded; never 0 or 1 (they mark empty slots and tombstones). */
     public static long fingerprintHigh(CharSequence key, long seed) {
-        long h = seed ^ (key.length() * M1);
         int n = key.length();
+        long h = seed ^ (n * M1);
         int i = 0;
-        for (; i + 1 < n; i += 2) {
-            h = (h ^ (key.charAt(i) | ((long) key.charAt(i + 1) << 16))) * M1;
-            h = Long.rotateLeft(h, 29);
+        for (; i + 3 < n; i += 4) {
+            long v = key.charAt(i) | (long) key.charAt(i + 1) << 16 | (long) key.charAt(i + 2) << 32
+                    | (long) key.charAt(i + 3) << 48;
+            h = Long.rotateLeft((h ^ v) * M1, 29);
         }
-        if (i < n) {
-            h = (h ^ key.charAt(i)) * M1;
+        for (; i < n; i++) {
+            h = Long.rotateLeft((h ^ key.charAt(i)) * M1, 29);
         }
         long f = fmix64(h);
         return f == 0 || f == 1 ? 2 : f;
     }
 
-    /** Second, independently seeded lane of the fingerprint of {@code key}. */
+    /**
+     * Second lane of the fingerprint: for a {@link String}, its cached {@code hashCode()} and length, mixed with the
+     * seed (free after the string's first use); for another {@code CharSequence}, a second seeded pass.
+     */
     public static long fingerprintLow(CharSequence key, long seed) {
-        long h = ~seed ^ (key.length() * M2);
-        int n = key.length();
-        int i = 0;
-        for (; i + 1 < n; i += 2) {
-            h = (h + (key.charAt(i) | ((long) key.charAt(i + 1) << 16))) * M2;
-            h = Long.rotateLeft(h, 31);
+        if (key instanceof String) {
+            return fmix64((((long) key.hashCode()) << 32 | key.length()) ^ ~seed);
         }
-        if (i < n) {
-            h = (h + key.charAt(i)) * M2;
+        int n = key.length();
+        long h = ~seed ^ (n * M2);
+        for (int i = 0; i < n; i++) {
+            h = Long.rotateLeft((h + key.charAt(i)) * M2, 31);
         }
         return fmix64(h);
     }
