@@ -33,7 +33,8 @@ abstract class EngineLimiter implements RateLimiter {
     private final MemoryFactory memory;
     private final LongAdder tableFull = new LongAdder();
     private final Object tablesLock = new Object();
-    private volatile boolean closed;
+    /** Written under {@link #tablesLock}; read there too, so plain is enough. */
+    private boolean closed;
     private volatile KeyTable longKeys;
     private volatile KeyTable stringKeys;
 
@@ -147,9 +148,12 @@ abstract class EngineLimiter implements RateLimiter {
 
     private boolean acquire(KeyTable table, long keyword, long check, long permits, long t, Decision d) {
         for (;;) {
-            long handle = table.findOrPut(keyword, check, t);
-            if (handle == KeyTable.FULL) {
-                return tableFull(d);
+            long handle = table.find(keyword, check);
+            if (handle == KeyTable.ABSENT) {
+                handle = table.findOrPut(keyword, check, t);
+                if (handle == KeyTable.FULL) {
+                    return tableFull(d);
+                }
             }
             int outcome = decide(table, handle, keyword, check, permits, t, d);
             if (outcome != RETRY) {
@@ -186,25 +190,15 @@ abstract class EngineLimiter implements RateLimiter {
     }
 
     private KeyTable longTable() {
+        // Volatile read: close() clears the field, so a closed limiter takes the slow path and throws there.
         KeyTable t = longKeys;
-        if (t == null) {
-            t = createTable(false);
-        }
-        if (closed) {
-            throw closedError();
-        }
-        return t;
+        return t != null ? t : createTable(false);
     }
 
     private KeyTable stringTable() {
+        // Volatile read: close() clears the field, so a closed limiter takes the slow path and throws there.
         KeyTable t = stringKeys;
-        if (t == null) {
-            t = createTable(true);
-        }
-        if (closed) {
-            throw closedError();
-        }
-        return t;
+        return t != null ? t : createTable(true);
     }
 
     private KeyTable createTable(boolean strings) {
@@ -260,11 +254,15 @@ abstract class EngineLimiter implements RateLimiter {
                 return;
             }
             closed = true;
-            if (longKeys != null) {
-                longKeys.free();
+            KeyTable a = longKeys;
+            KeyTable b = stringKeys;
+            longKeys = null;
+            stringKeys = null;
+            if (a != null) {
+                a.free();
             }
-            if (stringKeys != null) {
-                stringKeys.free();
+            if (b != null) {
+                b.free();
             }
         }
     }

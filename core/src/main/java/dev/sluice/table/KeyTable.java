@@ -184,13 +184,9 @@ public final class KeyTable {
 
     /**
      * The slot of a key, putting it in if absent (see the class comment for where). Returns {@link #FULL} when there
-     * is no room and no idle key to reclaim.
+     * is no room and no idle key to reclaim. Callers try {@link #find} first: this is the slow path.
      */
     public long findOrPut(long keyword, long check, long t) {
-        long found = find(keyword, check);
-        if (found != ABSENT) {
-            return found;
-        }
         int stripeIndex = stripeOf(keyword);
         Stripe stripe = stripes[stripeIndex];
         OffHeapMemory mem = memory[stripeIndex];
