@@ -3,6 +3,7 @@ package dev.sluice;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.time.Duration;
+import dev.sluice.demo.Demo;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -14,40 +15,15 @@ import org.junit.jupiter.params.provider.EnumSource;
 /** The scenario of the core issue, decision by decision, through {@link RateLimiterService} on a ManualClock. */
 class ServiceScenarioTest {
 
-    private static String run(RateLimiterService service, String user, String api, int times) {
-        StringBuilder sb = new StringBuilder();
-        for (int i = 0; i < times; i++) {
-            sb.append(service.allow(user, api) ? 'Y' : 'N');
-        }
-        return sb.toString();
-    }
-
     @Test
     void decidesTheIssueScenarioExactly() {
-        ManualClock clock = new ManualClock();
-        try (RateLimiterService service = RateLimiterService.builder().clock(clock)
-                .defaultConfig(new RateLimitConfig(Algorithm.FIXED_WINDOW, 3, 1000)).build()) {
-            service.configureApi("search", new RateLimitConfig(Algorithm.TOKEN_BUCKET, 5, 1000));
-            service.configureUser("premium", new RateLimitConfig(Algorithm.SLIDING_WINDOW_LOG, 4, 1000));
-            service.configureUserApi("premium", "pay", new RateLimitConfig(Algorithm.TOKEN_BUCKET, 2, 1000));
-
-            assertEquals("YYYNN", run(service, "alice", "home", 5));
-            assertEquals("YYYN", run(service, "bob", "home", 4));
-            assertEquals("YYYYYNN", run(service, "alice", "search", 7));
-            clock.advanceMillis(400);
-            assertEquals("YYN", run(service, "alice", "search", 3));
-            clock.setMillis(10_900);
-            assertEquals("YYY", run(service, "carl", "home", 3));
-            clock.setMillis(11_050);
-            assertEquals("YYY", run(service, "carl", "home", 3));
-            clock.setMillis(20_000);
-            assertEquals("YYYYN", run(service, "premium", "feed", 5));
-            clock.setMillis(20_900);
-            assertEquals("N", run(service, "premium", "feed", 1));
-            clock.setMillis(21_001);
-            assertEquals("YYYYN", run(service, "premium", "feed", 5));
-            assertEquals("YYN", run(service, "premium", "pay", 3));
+        List<String> decisions = new ArrayList<>();
+        for (String line : Demo.scenarioLines()) {
+            decisions.add(line.replaceAll("^t=\\s*(\\d+) ms\\s+(\\S+)\\s+(\\S+)\\s+x\\d+\\s+", "$1 $2/$3 "));
         }
+        assertEquals(List.of("0 alice/home YYYNN", "0 bob/home YYYN", "0 alice/search YYYYYNN", "400 alice/search YYN",
+                "10900 carl/home YYY", "11050 carl/home YYY", "20000 premium/feed YYYYN", "20900 premium/feed N",
+                "21001 premium/feed YYYYN", "21001 premium/pay YYN"), decisions);
     }
 
     @ParameterizedTest

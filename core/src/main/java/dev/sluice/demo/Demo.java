@@ -30,38 +30,38 @@ public final class Demo {
     }
 
     private static void scenario() {
+        System.out.println("Sluice scenario (Y = allowed), rules: default FIXED_WINDOW 3/1000 ms, api search TOKEN_BUCKET"
+                + " 5/1000 ms, user premium SLIDING_WINDOW_LOG 4/1000 ms, (premium, pay) TOKEN_BUCKET 2/1000 ms");
+        for (String line : scenarioLines()) {
+            System.out.println("  " + line);
+        }
+    }
+
+    /** The scenario's decisions, one line per step: time, user, api, count and the Y/N string. */
+    public static List<String> scenarioLines() {
         ManualClock clock = new ManualClock();
+        List<String> lines = new ArrayList<>();
         try (RateLimiterService service = RateLimiterService.builder().clock(clock)
                 .defaultConfig(new RateLimitConfig(Algorithm.FIXED_WINDOW, 3, 1000)).build()) {
             service.configureApi("search", new RateLimitConfig(Algorithm.TOKEN_BUCKET, 5, 1000));
             service.configureUser("premium", new RateLimitConfig(Algorithm.SLIDING_WINDOW_LOG, 4, 1000));
             service.configureUserApi("premium", "pay", new RateLimitConfig(Algorithm.TOKEN_BUCKET, 2, 1000));
-            System.out.println("Sluice scenario (Y = allowed), rules:");
-            System.out.println("  default              " + service.rules().defaultRule());
-            System.out.println("  api search           " + service.rules().apiRule("search"));
-            System.out.println("  user premium         " + service.rules().userRule("premium"));
-            System.out.println("  (premium, pay)       " + service.rules().userApiRule("premium", "pay"));
-            step(service, clock, 0, "alice", "home", 5);
-            step(service, clock, 0, "bob", "home", 4);
-            step(service, clock, 0, "alice", "search", 7);
-            step(service, clock, 400, "alice", "search", 3);
-            step(service, clock, 10_900, "carl", "home", 3);
-            step(service, clock, 11_050, "carl", "home", 3);
-            step(service, clock, 20_000, "premium", "feed", 5);
-            step(service, clock, 20_900, "premium", "feed", 1);
-            step(service, clock, 21_001, "premium", "feed", 5);
-            step(service, clock, 21_001, "premium", "pay", 3);
+            Object[][] steps = {{0, "alice", "home", 5}, {0, "bob", "home", 4}, {0, "alice", "search", 7},
+                {400, "alice", "search", 3}, {10_900, "carl", "home", 3}, {11_050, "carl", "home", 3},
+                {20_000, "premium", "feed", 5}, {20_900, "premium", "feed", 1}, {21_001, "premium", "feed", 5},
+                {21_001, "premium", "pay", 3}};
+            for (Object[] step : steps) {
+                int at = (Integer) step[0];
+                int times = (Integer) step[3];
+                clock.setMillis(at);
+                StringBuilder sb = new StringBuilder();
+                for (int i = 0; i < times; i++) {
+                    sb.append(service.allow((String) step[1], (String) step[2]) ? 'Y' : 'N');
+                }
+                lines.add(String.format("t=%6d ms  %-8s %-7s x%d  %s", at, step[1], step[2], times, sb));
+            }
         }
-    }
-
-    private static void step(RateLimiterService service, ManualClock clock, long atMillis, String user, String api,
-            int times) {
-        clock.setMillis(atMillis);
-        StringBuilder sb = new StringBuilder();
-        for (int i = 0; i < times; i++) {
-            sb.append(service.allow(user, api) ? 'Y' : 'N');
-        }
-        System.out.printf("  t=%6d ms  %-8s %-7s x%d  %s%n", atMillis, user, api, times, sb);
+        return lines;
     }
 
     private static void throughput() throws InterruptedException {
