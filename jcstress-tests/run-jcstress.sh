@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs the Sluice JCStress suite and judges the result (JCStress 0.16 exits 0 even when a test fails).
+# Runs the Sluice JCStress suite and judges the result. JCStress 0.16 exits 1 when a test fails, but a test that
+# never ran (too few CPUs for its actors) or a crashed fork is not a failure to it, so the log and report are read.
 #
 #   run-jcstress.sh ci        every positive test once, bounded (sanity preset): for CI
 #   run-jcstress.sh quick     every positive test, JCStress "quick" preset
@@ -26,7 +27,7 @@ case "$what" in
   ci)       filter="$positive"; preset=(-m sanity) ;;
   quick)    filter="$positive"; preset=(-m quick) ;;
   full)     filter="$positive"; preset=(-m "${MODE:-default}") ;;
-  negative) filter="$negative"; preset=(-m quick -iters 1 -time 500 -jvmArgs "-XX:+UseParallelGC") ;;
+  negative) filter="$negative"; preset=(-m quick -iters 1 -time 200 -jvmArgs "-XX:+UseParallelGC") ;;
   *) echo "unknown mode $what" >&2; exit 2 ;;
 esac
 
@@ -75,7 +76,10 @@ if [[ "$what" == negative ]]; then
       echo "  NOT CAUGHT (no FORBIDDEN outcome reported): $t"; status=1
     fi
   done < "$out/selected.txt"
-  [[ $rc -eq 0 && -z "$error_tests" ]] || { echo "  JCStress errors:"; echo "$error_tests"; status=1; }
+  # JCStress exits 1 here because the controls fail; errors (crashes, soft or hard) still fail the run.
+  [[ -z "$error_tests" && "$summary" =~ \ 0\ soft\ errs,\ 0\ hard\ errs ]] \
+    || { echo "  JCStress errors: $summary"; sed 's/^/    /' <<< "$error_tests"; status=1; }
+  [[ ${#missing[@]} -eq 0 ]] || { echo "  did not run:"; printf '    %s\n' "${missing[@]}"; status=1; }
   [[ $status -eq 0 ]] && echo "NEGATIVE CONTROLS: all $selected caught" || echo "NEGATIVE CONTROLS: FAILED"
   exit $status
 fi

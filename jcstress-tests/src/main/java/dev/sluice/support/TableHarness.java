@@ -14,7 +14,8 @@ import java.time.Duration;
  * A {@link KeyTable} driven through its public API, holding fixed-window counters (limit 8 per {@link OneKey#WINDOW}),
  * with the engine's update protocol: read the state (volatile), check it is not {@link KeyTable#DEAD} and that the
  * slot still {@link KeyTable#owns} the key, then CAS. Keywords are chosen by the tests, so probe chains are certain:
- * a keyword whose low 32 bits are 0 has home slot 0, and a table of capacity 1 has two slots in one stripe.
+ * a keyword whose low 32 bits are 0 has home slot 0, and a table of capacity 1 or 2 has four slots in one stripe and
+ * takes at most three live keys.
  */
 public final class TableHarness {
 
@@ -28,6 +29,11 @@ public final class TableHarness {
     public static final long K1 = 1L << 32;
     public static final long K2 = 2L << 32;
     public static final long K3 = 3L << 32;
+    /** Keywords with home slots 0, 2 and 3 of a 4-slot stripe (the smallest table: capacity 1 or 2). */
+    public static final long HOME0 = 4L << 32;
+    public static final long HOME2 = (7L << 32) | 0x8000_0000L;
+    public static final long IDLE2 = (5L << 32) | 0x8000_0000L;
+    public static final long HOME3 = (6L << 32) | 0xC000_0000L;
 
     public final PackedAlgorithm algorithm =
             PackedAlgorithm.of(RateLimitConfig.of(Algorithm.FIXED_WINDOW, 8, Duration.ofNanos(OneKey.WINDOW)));

@@ -52,7 +52,7 @@ public final class KeyTableRaces {
         @Arbiter
         public void arbiter(III_Result r) {
             r.r1 = first + second;
-            r.r2 = (int) h.table.usedSlots();
+            r.r2 = (int) h.table.liveKeys();
             r.r3 = h.count(TableHarness.K1, 0, T0);
             h.free();
         }
@@ -81,7 +81,7 @@ public final class KeyTableRaces {
         @Arbiter
         public void arbiter(III_Result r) {
             r.r1 = first + second;
-            r.r2 = (int) h.table.usedSlots();
+            r.r2 = (int) h.table.liveKeys();
             r.r3 = h.count(TableHarness.K1, C1, T0);
             h.free();
         }
@@ -108,7 +108,7 @@ public final class KeyTableRaces {
 
         @Arbiter
         public void arbiter(III_Result r) {
-            r.r1 = (int) h.table.usedSlots();
+            r.r1 = (int) h.table.liveKeys();
             r.r2 = h.count(TableHarness.K1, 0, T0);
             r.r3 = h.count(TableHarness.K2, 0, T0);
             h.free();
@@ -136,7 +136,7 @@ public final class KeyTableRaces {
 
         @Arbiter
         public void arbiter(III_Result r) {
-            r.r1 = (int) h.table.usedSlots();
+            r.r1 = (int) h.table.liveKeys();
             r.r2 = h.count(TableHarness.K1, C1, T0);
             r.r3 = h.count(TableHarness.K1, C2, T0);
             h.free();
@@ -144,12 +144,13 @@ public final class KeyTableRaces {
     }
 
     /**
-     * Capacity 1: K1 is idle at T1. One actor updates K1 while the other puts K2, which can only take K1's slot.
+     * A full table: K1 (idle at T1) and K2 share home slot 0; two fillers, live at T1, bring the stripe to its live-key
+     * limit (3 of 4 slots). One actor updates K1 while the other puts K2, which can only take over K1's slot.
      * Result: K1's outcome, K2's outcome (1 admitted, -2 full), K1's count, K2's count (-1 absent).
      */
     @JCStressTest
     @Outcome(id = "1, -2, 1, -1", expect = Expect.ACCEPTABLE, desc = "K1's update first: K1 is live again, K2 finds the table full")
-    @Outcome(id = "-2, 1, -1, 1", expect = Expect.ACCEPTABLE, desc = "K2's reclaim first: K1's slot is K2's, K1 finds the table full")
+    @Outcome(id = "-2, 1, -1, 1", expect = Expect.ACCEPTABLE, desc = "K2's takeover first: K1's slot is K2's, K1 finds the table full")
     @Outcome(expect = Expect.FORBIDDEN, desc = "K1 admitted but absent or uncounted is a lost update; K2 counting 2 got K1's update")
     @State
     public static class UpdateVersusReclaim {
@@ -159,6 +160,8 @@ public final class KeyTableRaces {
 
         public UpdateVersusReclaim() {
             h.take(TableHarness.K1, 0, T0);
+            h.take(TableHarness.HOME2, 0, T1);
+            h.take(TableHarness.HOME3, 0, T1);
         }
 
         @Actor
@@ -176,6 +179,48 @@ public final class KeyTableRaces {
             r.r1 = k1;
             r.r2 = k2;
             r.r3 = h.count(TableHarness.K1, 0, T1);
+            r.r4 = h.count(TableHarness.K2, 0, T1);
+            h.free();
+        }
+    }
+
+    /**
+     * A full table: slot 0 holds a live filler, slot 2 the idle key IDLE2 (home 2, not on K2's chain), slot 3 another
+     * live filler. K2 (home 0) finds no idle key on its chain and no room, so it evicts IDLE2 elsewhere in the stripe
+     * (a tombstone) and takes the empty slot 1, while the other actor updates IDLE2. Result: IDLE2's outcome, K2's
+     * outcome, IDLE2's count, K2's count.
+     */
+    @JCStressTest
+    @Outcome(id = "1, -2, 1, -1", expect = Expect.ACCEPTABLE, desc = "the update first: nothing is idle, K2 finds the table full")
+    @Outcome(id = "-2, 1, -1, 1", expect = Expect.ACCEPTABLE, desc = "the eviction first: IDLE2 is gone and finds the table full")
+    @Outcome(expect = Expect.FORBIDDEN, desc = "an admitted update that is absent or uncounted was lost; both admitted overfills the stripe")
+    @State
+    public static class UpdateVersusEviction {
+        private final TableHarness h = new TableHarness(false, 1);
+        private int idle;
+        private int k2;
+
+        public UpdateVersusEviction() {
+            h.take(TableHarness.HOME0, 0, T1);
+            h.take(TableHarness.IDLE2, 0, T0);
+            h.take(TableHarness.HOME3, 0, T1);
+        }
+
+        @Actor
+        public void update() {
+            idle = h.take(TableHarness.IDLE2, 0, T1);
+        }
+
+        @Actor
+        public void insert() {
+            k2 = h.take(TableHarness.K2, 0, T1);
+        }
+
+        @Arbiter
+        public void arbiter(IIII_Result r) {
+            r.r1 = idle;
+            r.r2 = k2;
+            r.r3 = h.count(TableHarness.IDLE2, 0, T1);
             r.r4 = h.count(TableHarness.K2, 0, T1);
             h.free();
         }
