@@ -7,7 +7,8 @@
 #   run-jcstress.sh full      every positive test, JCStress "default" preset (or stronger: MODE=tough)
 #   run-jcstress.sh negative  the negative controls (dev.sluice.negative): passes only if EVERY one of them
 #                             reports a FORBIDDEN outcome
-# Extra arguments go to JCStress (e.g. -t SomeTest to narrow the selection). Needs the jar: build it with
+# TESTS=regex narrows the selection to the tests whose names also match it; extra arguments go to JCStress
+# (e.g. -v). Needs the jar: build it with
 #   mvn -B -q -pl jcstress-tests -am package -DskipTests
 # Positive modes fail (exit 1) on any FORBIDDEN outcome, error, or test that did not run; tests with more actors
 # than this machine has CPUs cannot run (JCStress gives each actor a CPU) and are listed as skipped.
@@ -31,6 +32,7 @@ case "$what" in
   *) echo "unknown mode $what" >&2; exit 2 ;;
 esac
 
+[[ -z "${TESTS:-}" ]] || filter="$filter.*(${TESTS})"
 out="$here/target/jcstress-$what"
 rm -rf "$out"
 mkdir -p "$out"
