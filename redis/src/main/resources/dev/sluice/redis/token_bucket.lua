@@ -1,4 +1,4 @@
--- GCRA (token bucket and leaky bucket) in one hash: the theoretical arrival time TAT.
+-- GCRA (token bucket and leaky bucket) in one string value: the theoretical arrival time TAT in ns since 1970.
 -- KEYS[1] state; ARGV: [1] caller time in us or '' for Redis TIME, [2] 'a' acquire | 'r' release,
 -- [3] permits n, [4] most permits to grant (a lease; = n otherwise), [5] T div 1000, [6] T mod 1000 (T = ceil(W/L) ns),
 -- [7] burst.
@@ -38,12 +38,22 @@ local function atMost(au, ar, bu, br)
   return au < bu or (au == bu and ar <= br)
 end
 
-local st = redis.call('HMGET', KEYS[1], 'u', 'r')
+-- The stored TAT is the decimal ns count: all digits but the last three are microseconds.
+local st = redis.call('GET', KEYS[1])
 local su, sr = now, 0
-if st[1] then su, sr = tonumber(st[1]), tonumber(st[2]) end
+if st then su, sr = tonumber(string.sub(st, 1, -4)), tonumber(string.sub(st, -3)) end
+-- Writes TAT = (u, r), to vanish once TAT <= now (then it equals a fresh bucket), rounded up to a whole ms.
+local function store(u, r)
+  local value = string.format('%.0f%03d', u, r)
+  if expire then
+    redis.call('SET', KEYS[1], value, 'PX', math.floor((u - now) / 1000) + 1)
+  else
+    redis.call('SET', KEYS[1], value)
+  end
+end
 
 if ARGV[2] == 'r' then
-  if not st[1] then return {1, 0, 0, 0} end
+  if not st then return {1, 0, 0, 0} end
   -- TAT' = max(TAT - min(n, burst) * T, min(TAT, now)): never richer than a fresh bucket.
   local bu, br = times(math.min(n, burst))
   local nu, nr = minus(su, sr, bu, br)
@@ -53,7 +63,7 @@ if ARGV[2] == 'r' then
   if atMost(nu, nr, now, 0) then
     redis.call('DEL', KEYS[1])
   else
-    redis.call('HSET', KEYS[1], 'u', string.format('%.0f', nu), 'r', string.format('%.0f', nr))
+    store(nu, nr)
   end
   return {1, 0, 0, 0}
 end
@@ -84,8 +94,6 @@ if most > n then
 end
 local gu, gr = times(granted)
 local nu, nr = plus(baseU, baseR, gu, gr)
-redis.call('HSET', KEYS[1], 'u', string.format('%.0f', nu), 'r', string.format('%.0f', nr))
--- Idle (equal to a fresh bucket) once TAT <= now: let Redis drop it then, rounded up to a whole millisecond.
+store(nu, nr)
 local ou, orem = minus(nu, nr, now, 0)
-if expire then redis.call('PEXPIRE', KEYS[1], math.floor(ou / 1000) + 1) end
 return {1, granted, ou, orem}
