@@ -52,7 +52,9 @@ import java.util.regex.Pattern;
  * hold time. Redis counts leased permits when granted, so this never admits more than Redis granted, but it can
  * move permits in time: with {@code N} limiter instances leasing on one key, the permits admitted in any interval
  * are at most those Redis alone would have admitted in it plus {@code N * (batch - 1)} carried over from before
- * (each instance holds at most {@code batch - 1} unspent permits per key, none older than the hold time).
+ * (each instance keeps one lease per key, of at most {@code batch - 1} unspent permits, none older than the hold
+ * time; a lease replaced by a concurrent request's is drained, so only a request already inside it may still take
+ * from it).
  *
  * <p>Thread-safe; the methods block at most for the timeout. Decisions made locally from a lease report the lease's
  * remaining permits and no reset time. Not supported with leasing: LEAKY_BUCKET (its delays space each request).
@@ -84,6 +86,7 @@ public final class RedisRateLimiter implements RateLimiter {
     private final LongAdder scriptLoads = new LongAdder();
     private final LongAdder roundTrips = new LongAdder();
     private final LongAdder leaseHits = new LongAdder();
+    // Volatile: a close() on one thread is seen by the next call on any other.
     private volatile boolean closed;
 
     private RedisRateLimiter(Builder b, StatefulRedisConnection<String, String> connection, boolean owns) {
@@ -364,7 +367,9 @@ public final class RedisRateLimiter implements RateLimiter {
                 return true;
             }
         }
-        leases.remove(body, lease); // spent or too old: its surplus, if any, is dropped (never given back)
+        if (leases.remove(body, lease)) {
+            lease.drain(); // spent or too old: its surplus, if any, is dropped (never given back)
+        }
         return false;
     }
 
@@ -373,7 +378,10 @@ public final class RedisRateLimiter implements RateLimiter {
         long granted = r[1];
         long surplus = allowed ? granted - permits : 0;
         if (surplus > 0) {
-            leases.put(body, new Lease(surplus, nowNanos));
+            Lease replaced = leases.put(body, new Lease(surplus, nowNanos));
+            if (replaced != null) {
+                replaced.drain(); // one live lease per key: what a concurrent request leased before is dropped
+            }
         }
         switch (algorithm) {
             case TOKEN_BUCKET:
@@ -526,12 +534,18 @@ public final class RedisRateLimiter implements RateLimiter {
 
     /** A batch of permits granted by Redis, spent here. */
     private static final class Lease {
+        // Atomic: threads spend one lease together; a CAS per take keeps it from going below zero.
         final AtomicLong left;
         final long takenAt;
 
         Lease(long left, long takenAt) {
             this.left = new AtomicLong(left);
             this.takenAt = takenAt;
+        }
+
+        /** Drops what is left: no later {@link #take} succeeds. */
+        void drain() {
+            left.set(0);
         }
 
         /** Takes {@code n} permits if there are; the permits left, or -1. */
