@@ -1,0 +1,142 @@
+package dev.sluice.redis;
+
+import dev.sluice.Algorithm;
+import dev.sluice.RateLimitConfig;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+import org.HdrHistogram.Histogram;
+
+/**
+ * Decisions per second against a local redis-server that this program starts: the plain {@code INCR} floor (one
+ * round trip, no logic), a script that only INCRs (the floor of any one-script design), the token-bucket script on one hot key and on many keys, the same with leasing, and
+ * pipelined async calls; client threads share one Lettuce connection. Indicative, not a JMH run: a fixed warm-up
+ * and measuring time per case, p99 from an HdrHistogram of each call's latency.
+ *
+ * <p>Run: {@code mvn -B -pl redis -am verify -DskipTests -Predis-bench} (-Dbench.seconds=N per case, default 3).
+ */
+public final class RedisThroughput {
+
+    private static final RateLimitConfig RATE = RateLimitConfig.of(Algorithm.TOKEN_BUCKET, 10_000_000, Duration.ofSeconds(10));
+
+    private interface Call {
+        void run(int thread);
+    }
+
+    private RedisThroughput() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        int seconds = args.length > 0 ? Integer.parseInt(args[0]) : 3;
+        try (RedisServer server = RedisServer.startNew()) {
+            RedisClient client = RedisClient.create(server.uri());
+            client.setOptions(RedisRateLimiter.recommendedClientOptions());
+            try (StatefulRedisConnection<String, String> connection = client.connect()) {
+                RedisCommands<String, String> sync = connection.sync();
+                RedisRateLimiter plain = RedisRateLimiter.builder(RATE, connection).timeout(Duration.ofSeconds(5)).build();
+                RedisRateLimiter leasing = RedisRateLimiter.builder(RATE, connection).keyPrefix("lease:")
+                        .timeout(Duration.ofSeconds(5)).leasing(100, Duration.ofMillis(100)).build();
+                System.out.printf(Locale.ROOT, "%-34s %8s %14s %10s%n", "case", "threads", "decisions/s", "p99 us");
+                String incrScript = sync.scriptLoad("return redis.call('INCR', KEYS[1])");
+                String[] floorKey = {"script-floor"};
+                for (int threads : new int[] {1, 4, 16}) {
+                    measure("INCR floor, hot key", threads, seconds, t -> sync.incr("floor"));
+                    measure("EVALSHA of INCR, hot key", threads, seconds,
+                            t -> sync.evalsha(incrScript, ScriptOutputType.INTEGER, floorKey));
+                    measure("Sluice token bucket, hot key", threads, seconds, t -> plain.tryAcquire(1L));
+                    measure("Sluice token bucket, 100k keys", threads, seconds,
+                            t -> plain.tryAcquire(ThreadLocalRandom.current().nextLong(100_000)));
+                    measure("Sluice + leasing(100), hot key", threads, seconds, t -> leasing.tryAcquire(1L));
+                }
+                pipelined(plain, seconds, 128);
+                System.out.printf(Locale.ROOT, "failures=%d, round trips with leasing=%d, lease hits=%d%n",
+                        plain.failures() + leasing.failures(), leasing.roundTrips(), leasing.leaseHits());
+                plain.close();
+                leasing.close();
+            } finally {
+                client.shutdown();
+            }
+        }
+    }
+
+    private static void measure(String name, int threads, int seconds, Call call) throws InterruptedException {
+        run(threads, 1, call); // warm-up
+        List<Histogram> histograms = new ArrayList<>();
+        LongAdder count = new LongAdder();
+        List<Thread> workers = new ArrayList<>();
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        for (int t = 0; t < threads; t++) {
+            Histogram h = new Histogram(3);
+            histograms.add(h);
+            int id = t;
+            Thread worker = new Thread(() -> {
+                long n = 0;
+                for (long now = System.nanoTime(); now < end; ) {
+                    call.run(id);
+                    long after = System.nanoTime();
+                    h.recordValue((after - now) / 1000);
+                    now = after;
+                    n++;
+                }
+                count.add(n);
+            });
+            workers.add(worker);
+            worker.start();
+        }
+        for (Thread worker : workers) {
+            worker.join();
+        }
+        Histogram all = new Histogram(3);
+        histograms.forEach(all::add);
+        System.out.printf(Locale.ROOT, "%-34s %8d %14.0f %10d%n", name, threads, count.sum() / (double) seconds,
+                all.getValueAtPercentile(99));
+    }
+
+    private static void run(int threads, int seconds, Call call) throws InterruptedException {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        List<Thread> workers = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            int id = t;
+            Thread worker = new Thread(() -> {
+                while (System.nanoTime() < end) {
+                    call.run(id);
+                }
+            });
+            workers.add(worker);
+            worker.start();
+        }
+        for (Thread worker : workers) {
+            worker.join();
+        }
+    }
+
+    /** One thread keeps {@code inFlight} async decisions outstanding on the shared connection. */
+    private static void pipelined(RedisRateLimiter limiter, int seconds, int inFlight) throws InterruptedException {
+        Semaphore window = new Semaphore(inFlight);
+        LongAdder done = new LongAdder();
+        long start = System.nanoTime();
+        long end = start + TimeUnit.SECONDS.toNanos(seconds);
+        while (System.nanoTime() < end) {
+            window.acquire();
+            CompletionStage<Boolean> f = limiter.tryAcquireAsync(ThreadLocalRandom.current().nextLong(100_000), 1);
+            f.whenComplete((ok, e) -> {
+                done.increment();
+                window.release();
+            });
+        }
+        window.acquire(inFlight);
+        double elapsed = (System.nanoTime() - start) / 1e9;
+        System.out.printf(Locale.ROOT, "%-34s %8s %14.0f %10s%n", "Sluice async, " + inFlight + " in flight", "1",
+                done.sum() / elapsed, "-");
+    }
+}
