@@ -22,6 +22,11 @@ final class CallerTimeSubject implements Subject {
     }
 
     @Override
+    public String describe() {
+        return "liveKeys=" + limiter.liveKeys() + " tableFullEvents=" + limiter.tableFullEvents();
+    }
+
+    @Override
     public void close() {
         limiter.close();
     }

@@ -25,6 +25,11 @@ final class DecisionSubject implements Subject {
     }
 
     @Override
+    public String describe() {
+        return "liveKeys=" + limiter.liveKeys() + " tableFullEvents=" + limiter.tableFullEvents();
+    }
+
+    @Override
     public void close() {
         limiter.close();
     }

@@ -10,6 +10,11 @@ public interface Subject extends AutoCloseable {
 
     boolean tryAcquire(String key, Caller caller);
 
+    /** What the store says of itself after a fill (keys held, table-full events), or empty. */
+    default String describe() {
+        return "";
+    }
+
     @Override
     default void close() {
     }
