@@ -44,16 +44,19 @@ public final class ReportGenerator {
     private final List<MemoryRow> memory;
     private final Properties meta;
     private final Map<String, Object> firstRow;
+    /** Each distinct fork command line (JVM arguments) and the benchmark classes that ran with it. */
+    private final Map<String, TreeSet<String>> jvmArgs;
     private final Path dir;
     private final StringBuilder md = new StringBuilder();
     private final List<String[]> targets = new ArrayList<>();
 
     ReportGenerator(List<Result> results, List<MemoryRow> memory, Properties meta, Map<String, Object> firstRow,
-            Path dir) {
+            Map<String, TreeSet<String>> jvmArgs, Path dir) {
         this.results = results;
         this.memory = memory;
         this.meta = meta;
         this.firstRow = firstRow;
+        this.jvmArgs = jvmArgs;
         this.dir = dir;
     }
 
@@ -62,6 +65,7 @@ public final class ReportGenerator {
         Path dir = Path.of(args.length > 0 ? args[0] : "jmh/results");
         List<Result> results = new ArrayList<>();
         Map<String, Object> first = new LinkedHashMap<>();
+        Map<String, TreeSet<String>> jvmArgs = new LinkedHashMap<>();
         List<Path> jsons;
         try (Stream<Path> files = Files.list(dir)) {
             jsons = files.filter(p -> p.getFileName().toString().matches("jmh.*\\.json")).sorted()
@@ -74,6 +78,13 @@ public final class ReportGenerator {
                     ((Map<?, ?>) ((List<?>) parsed).get(0)).forEach((k, v) -> first.put(String.valueOf(k), v));
                 }
                 results.addAll(Result.all(parsed));
+                for (Object row : (List<?>) parsed) {
+                    Map<?, ?> r = (Map<?, ?>) row;
+                    String name = String.valueOf(r.get("benchmark"));
+                    String[] parts = name.split("\\.");
+                    jvmArgs.computeIfAbsent(String.valueOf(r.get("jvmArgs")), k -> new TreeSet<>())
+                            .add(parts[parts.length - 2]);
+                }
             }
         }
         Path memoryFile = dir.resolve("memory.tsv");
@@ -86,7 +97,7 @@ public final class ReportGenerator {
                 meta.load(r);
             }
         }
-        ReportGenerator generator = new ReportGenerator(results, memory, meta, first, dir);
+        ReportGenerator generator = new ReportGenerator(results, memory, meta, first, jvmArgs, dir);
         String analysis = args.length > 1 && Files.exists(Path.of(args[1])) ? Files.readString(Path.of(args[1])) : "";
         Files.writeString(dir.resolve("REPORT.md"), generator.render(analysis));
         System.out.println("wrote " + dir.resolve("REPORT.md") + " from " + results.size() + " results");
@@ -133,9 +144,8 @@ public final class ReportGenerator {
         row("OS", meta.getProperty("os", "?"));
         row("JDK", str(firstRow.get("jdkVersion")) + ", " + str(firstRow.get("vmName")) + " "
                 + str(firstRow.get("vmVersion")));
-        row("JVM flags of the forks", "`" + str(firstRow.get("jvmArgs")) + "` (plus each benchmark's "
-                + "`@Fork(jvmArgsAppend)`: `-Xms4g -Xmx4g` for the many-keys benchmarks, the Agrona export for "
-                + "BackendBenchmark)");
+        jvmArgs.forEach((args, classes) -> row("JVM flags of the forks", "`" + args + "`: "
+                + String.join(", ", classes)));
         row("JMH", str(firstRow.get("jmhVersion")));
         row("command", "`" + meta.getProperty("command", "?") + "`");
         row("JMH options", "`" + meta.getProperty("jmhOptions", "?") + "`");
