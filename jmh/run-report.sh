@@ -37,7 +37,7 @@ LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
 # Fail on any benchmark error; -prof gc everywhere for B/op.
 COMMON=(-foe true -prof gc)
 case "$PROFILE" in
-  quick) ITER=(-f 1 -wi 1 -w 300ms -i 2 -r 400ms) ;;
+  quick) ITER=(-f 1 -wi 1 -w 300ms -i 2 -r 300ms) ;;
   full) ITER=() ;;
   smoke) ITER=(-f 1 -wi 0 -i 1 -r 100ms -p keys=10000) ;;
 esac
@@ -63,13 +63,17 @@ case "$PROFILE" in
     # Hot key: every algorithm on 1 and 2 threads; the token bucket (where the competitors are) on 4 and 8 too.
     jmh hotkey 'HotKeyBenchmark\.t[12]$'
     jmh hotkey-tb 'HotKeyBenchmark\.t[48]$' -p algorithm=TOKEN_BUCKET
-    jmh competitors 'HotKeyCompetitorsBenchmark\.t[1248]$'
-    # Many keys: uniform, both key types, 1 thread; long keys on 2 threads; Zipf with long keys on 1 thread.
+    jmh competitors 'HotKeyCompetitorsBenchmark\.t[124]$'
+    # Many keys: uniform with both key types on 1 thread (every implementation); fewer on 2 threads and Zipf.
     jmh manykeys 'ManyKeysBenchmark\.t1$' -p distribution=UNIFORM
-    jmh manykeys-t2 'ManyKeysBenchmark\.t2$' -p distribution=UNIFORM -p keyType=LONG
-    jmh manykeys-zipf 'ManyKeysBenchmark\.t1$' -p distribution=ZIPF -p keyType=LONG
-    jmh service 'ServiceBenchmark'
-    jmh floors 'FloorBenchmark'
+    jmh manykeys-t2 'ManyKeysBenchmark\.t2$' -p distribution=UNIFORM -p keyType=LONG \
+      -p impl=SLUICE,REFERENCE,BUCKET4J_LOCK_FREE,GUAVA
+    jmh manykeys-zipf 'ManyKeysBenchmark\.t1$' -p distribution=ZIPF -p keyType=LONG \
+      -p impl=SLUICE,SLUICE_CALLER_TIME,REFERENCE,BUCKET4J_LOCK_FREE,GUAVA
+    jmh service 'ServiceBenchmark\.(t1|t2|decisionT1)$' -p distribution=UNIFORM
+    jmh service-zipf 'ServiceBenchmark\.t1$' -p distribution=ZIPF
+    jmh floors 'FloorBenchmark' -p distribution=UNIFORM
+    jmh floors-zipf 'FloorBenchmark\.cold(Clock)?CasT1$' -p distribution=ZIPF
     jmh latency 'LatencyBenchmark\.t2$'
     jmh backends 'BackendBenchmark'
     ;;

@@ -5,8 +5,8 @@ import java.util.SplittableRandom;
 /** Precomputed key orders, so that a benchmark does no random-number work beyond one index increment. */
 public final class Workload {
 
-    /** Length of every key order: a power of two, several times the largest key count of a cache-sized test. */
-    public static final int SAMPLES = 1 << 22;
+    /** Length of every key order: a power of two, twice the default key count, and its 8 MiB exceed the caches. */
+    public static final int SAMPLES = 1 << 21;
     /** Base of the long keys: ids outside the small-Long cache, as real ids are. */
     public static final long LONG_KEY_BASE = 1L << 32;
     /** The one key of the hot-key benchmarks. */
