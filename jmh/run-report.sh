@@ -44,6 +44,19 @@ esac
 # shellcheck disable=SC2206
 EXTRA=(${JMH_EXTRA:-})
 
+# The reference lives in core; an older core build may lack it: then every REFERENCE run is left out and said so.
+if unzip -l "$JAR" | grep -q 'dev/sluice/reference/ReferenceRateLimiter.class'; then
+  REFERENCE_NOTE=""
+  impls() { echo "$1"; }
+else
+  REFERENCE_NOTE="ReferenceRateLimiter is not in this core build: no REFERENCE results"
+  echo "WARNING: $REFERENCE_NOTE" >&2
+  impls() { echo "$1" | sed 's/,REFERENCE//; s/REFERENCE,//'; }
+fi
+HOT_IMPLS=$(impls SLUICE,SLUICE_CALLER_TIME,REFERENCE)
+MANY_IMPLS=$(impls SLUICE,SLUICE_CALLER_TIME,SLUICE_DECISION,REFERENCE,BUCKET4J_LOCK_FREE,BUCKET4J_SYNCHRONIZED,RESILIENCE4J,GUAVA)
+LATENCY_IMPLS=$(impls SLUICE,SLUICE_CALLER_TIME,REFERENCE,BUCKET4J_LOCK_FREE,BUCKET4J_SYNCHRONIZED,RESILIENCE4J,GUAVA)
+
 JMH_SECONDS=0
 jmh() { # jmh NAME [JMH args...]: one JMH invocation writing $OUT/jmh-NAME.json
   local name="$1"; shift
@@ -57,24 +70,30 @@ jmh() { # jmh NAME [JMH args...]: one JMH invocation writing $OUT/jmh-NAME.json
 
 case "$PROFILE" in
   full|smoke)
-    jmh all 'dev.sluice.jmh.*Benchmark'
+    jmh hotkey 'HotKeyBenchmark' -p impl="$HOT_IMPLS"
+    jmh competitors 'HotKeyCompetitorsBenchmark'
+    jmh manykeys 'ManyKeysBenchmark' -p impl="$MANY_IMPLS"
+    jmh service 'ServiceBenchmark'
+    jmh floors 'FloorBenchmark'
+    jmh latency 'LatencyBenchmark' -p impl="$LATENCY_IMPLS"
+    jmh backends 'BackendBenchmark'
     ;;
   quick)
     # Hot key: every algorithm on 1 and 2 threads; the token bucket (where the competitors are) on 4 and 8 too.
-    jmh hotkey 'HotKeyBenchmark\.t[12]$'
-    jmh hotkey-tb 'HotKeyBenchmark\.t[48]$' -p algorithm=TOKEN_BUCKET
+    jmh hotkey 'HotKeyBenchmark\.t[12]$' -p impl="$HOT_IMPLS"
+    jmh hotkey-tb 'HotKeyBenchmark\.t[48]$' -p algorithm=TOKEN_BUCKET -p impl="$HOT_IMPLS"
     jmh competitors 'HotKeyCompetitorsBenchmark\.t[124]$'
     # Many keys: uniform with both key types on 1 thread (every implementation); fewer on 2 threads and Zipf.
-    jmh manykeys 'ManyKeysBenchmark\.t1$' -p distribution=UNIFORM
+    jmh manykeys 'ManyKeysBenchmark\.t1$' -p distribution=UNIFORM -p impl="$MANY_IMPLS"
     jmh manykeys-t2 'ManyKeysBenchmark\.t2$' -p distribution=UNIFORM -p keyType=LONG \
-      -p impl=SLUICE,REFERENCE,BUCKET4J_LOCK_FREE,GUAVA
+      -p impl="$(impls SLUICE,REFERENCE,BUCKET4J_LOCK_FREE,GUAVA)"
     jmh manykeys-zipf 'ManyKeysBenchmark\.t1$' -p distribution=ZIPF -p keyType=LONG \
-      -p impl=SLUICE,SLUICE_CALLER_TIME,REFERENCE,BUCKET4J_LOCK_FREE,GUAVA
+      -p impl="$(impls SLUICE,SLUICE_CALLER_TIME,REFERENCE,BUCKET4J_LOCK_FREE,GUAVA)"
     jmh service 'ServiceBenchmark\.(t1|t2|decisionT1)$' -p distribution=UNIFORM
     jmh service-zipf 'ServiceBenchmark\.t1$' -p distribution=ZIPF
     jmh floors 'FloorBenchmark' -p distribution=UNIFORM
     jmh floors-zipf 'FloorBenchmark\.cold(Clock)?CasT1$' -p distribution=ZIPF
-    jmh latency 'LatencyBenchmark\.t2$'
+    jmh latency 'LatencyBenchmark\.t2$' -p impl="$LATENCY_IMPLS"
     jmh backends 'BackendBenchmark'
     ;;
 esac
@@ -106,14 +125,14 @@ memory() { # memory IMPL ALGORITHM KEYTYPE KEYS
       printf '%s\t%s\t%s\t%s\t-1\t-1\t-1\t-1\tfailed (see memory.log)\n' "$@" >> "$OUT/memory.tsv"; }
 }
 for keys in "${KEY_COUNTS[@]}"; do
-  for impl in SLUICE REFERENCE BUCKET4J_LOCK_FREE BUCKET4J_SYNCHRONIZED RESILIENCE4J GUAVA; do
+  for impl in $(impls SLUICE,REFERENCE,BUCKET4J_LOCK_FREE,BUCKET4J_SYNCHRONIZED,RESILIENCE4J,GUAVA | tr , ' '); do
     for keyType in LONG STRING; do
       echo "== memory $impl $keyType $keys"
       memory "$impl" TOKEN_BUCKET "$keyType" "$keys"
     done
   done
   memory SLUICE SLIDING_WINDOW_LOG LONG "$keys"
-  memory REFERENCE SLIDING_WINDOW_LOG LONG "$keys"
+  if [[ -z "$REFERENCE_NOTE" ]]; then memory REFERENCE SLIDING_WINDOW_LOG LONG "$keys"; fi
 done
 MEM_SECONDS=$(( $(date +%s) - MEM_START ))
 
@@ -127,6 +146,7 @@ TOTAL=$(( $(date +%s) - START ))
   echo "os=$(uname -sr)"
   echo "command=jmh/run-report.sh $PROFILE"
   echo "jmhOptions=${COMMON[*]} ${ITER[*]:-(annotation defaults: 1 fork, 3 x 1 s warmup, 5 x 1 s measurement)} ${EXTRA[*]:-}"
+  echo "note=${REFERENCE_NOTE}"
   echo "duration=total ${TOTAL} s (JMH ${JMH_SECONDS} s, memory per key ${MEM_SECONDS} s); load average before ${LOAD_BEFORE}, after $(cut -d' ' -f1-3 /proc/loadavg)"
 } > "$OUT/meta.properties"
 

@@ -150,6 +150,9 @@ public final class ReportGenerator {
         row("command", "`" + meta.getProperty("command", "?") + "`");
         row("JMH options", "`" + meta.getProperty("jmhOptions", "?") + "`");
         row("duration", meta.getProperty("duration", "?"));
+        if (!meta.getProperty("note", "").isBlank()) {
+            row("note", "**" + meta.getProperty("note") + "**");
+        }
         md.append("\nEvery JMH run here used `-prof gc`: B/op is `gc.alloc.rate.norm`. Throughput is ops/s summed "
                 + "over all threads of a run, ± the 99.9% confidence half-width JMH reports (NaN with one "
                 + "iteration). \"× ref\" is the throughput divided by `ReferenceRateLimiter`'s in the same scenario; "
