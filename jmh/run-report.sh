@@ -6,16 +6,21 @@
 #   jmh/run-report.sh smoke   CI: every benchmark, 1 fork, 1 iteration of 100 ms, 10,000 keys; fails if any
 #                             benchmark errors; results in jmh/target/smoke-results (not committed)
 #
-# Builds jmh/target/benchmarks.jar if it is missing or older than the sources. Each JMH and memory run takes
-# /tmp/sluice-heavy.lock (flock) so heavy runs on a shared machine happen one at a time: do not wrap this script in
-# the same lock. JAVA (default: java) and JMH_EXTRA (extra JMH options, e.g. "-t 1") may be set.
+# Builds jmh/target/benchmarks.jar if it is missing or older than the sources. The whole run holds
+# /tmp/sluice-heavy.lock (flock), so that no other heavy job on a shared machine runs between its benchmarks; do not
+# wrap this script in the same lock. JAVA (default: java) and JMH_EXTRA (extra JMH options, e.g. "-t 1") may be set.
 set -euo pipefail
+
+LOCK=/tmp/sluice-heavy.lock
+if [[ -z "${SLUICE_HEAVY_LOCK_HELD:-}" ]]; then
+  echo "waiting for $LOCK"
+  exec env SLUICE_HEAVY_LOCK_HELD=1 flock "$LOCK" "$0" "$@"
+fi
 
 cd "$(dirname "$0")/.."
 PROFILE="${1:-quick}"
 JAVA="${JAVA:-java}"
 JAR=jmh/target/benchmarks.jar
-LOCK=/tmp/sluice-heavy.lock
 START=$(date +%s)
 
 case "$PROFILE" in
@@ -62,7 +67,7 @@ jmh() { # jmh NAME [JMH args...]: one JMH invocation writing $OUT/jmh-NAME.json
   local name="$1"; shift
   local t0; t0=$(date +%s)
   echo "== jmh $name: $*"
-  flock "$LOCK" "$JAVA" -jar "$JAR" "$@" "${COMMON[@]}" "${ITER[@]}" "${EXTRA[@]}" \
+  "$JAVA" -jar "$JAR" "$@" "${COMMON[@]}" "${ITER[@]}" "${EXTRA[@]}" \
     -rf json -rff "$OUT/jmh-$name.json" > "$OUT/jmh-$name.log" 2>&1 || {
       echo "JMH run $name failed; last lines of $OUT/jmh-$name.log:" >&2; tail -40 "$OUT/jmh-$name.log" >&2; exit 1; }
   JMH_SECONDS=$((JMH_SECONDS + $(date +%s) - t0))
@@ -102,9 +107,9 @@ esac
 if [[ "$PROFILE" != smoke ]]; then
   t0=$(date +%s)
   echo "== jfr"
-  flock "$LOCK" "$JAVA" -jar "$JAR" 'HotKeyBenchmark\.t1$' -p impl=SLUICE -p algorithm=TOKEN_BUCKET -p regime=ADMIT \
+  "$JAVA" -jar "$JAR" 'HotKeyBenchmark\.t1$' -p impl=SLUICE -p algorithm=TOKEN_BUCKET -p regime=ADMIT \
     -f 1 -wi 1 -w 1s -i 3 -r 1s -prof "jfr:dir=$OUT/jfr" > "$OUT/jfr-hotkey.log" 2>&1
-  flock "$LOCK" "$JAVA" -jar "$JAR" 'ManyKeysBenchmark\.t1$' -p impl=SLUICE -p keyType=STRING -p distribution=UNIFORM \
+  "$JAVA" -jar "$JAR" 'ManyKeysBenchmark\.t1$' -p impl=SLUICE -p keyType=STRING -p distribution=UNIFORM \
     -f 1 -wi 1 -w 1s -i 3 -r 1s -prof "jfr:dir=$OUT/jfr" > "$OUT/jfr-manykeys.log" 2>&1
   JMH_SECONDS=$((JMH_SECONDS + $(date +%s) - t0))
 fi
@@ -119,7 +124,7 @@ esac
 memory() { # memory IMPL ALGORITHM KEYTYPE KEYS
   local heap=4g
   [[ "$4" -ge 10000000 ]] && heap=16g
-  flock "$LOCK" "$JAVA" "-Xmx$heap" -cp "$JAR" dev.sluice.jmh.MemoryPerKey "$@" >> "$OUT/memory.tsv" \
+  "$JAVA" "-Xmx$heap" -cp "$JAR" dev.sluice.jmh.MemoryPerKey "$@" >> "$OUT/memory.tsv" \
     2>> "$OUT/memory.log" || {
       [[ "$PROFILE" == smoke ]] && { echo "memory run $* failed" >&2; tail -20 "$OUT/memory.log" >&2; exit 1; }
       printf '%s\t%s\t%s\t%s\t-1\t-1\t-1\t-1\tfailed (see memory.log)\n' "$@" >> "$OUT/memory.tsv"; }
