@@ -1,0 +1,162 @@
+#!/usr/bin/env bash
+# Runs the Sluice JMH suite and writes jmh/results/REPORT.md with its charts.
+#
+#   jmh/run-report.sh quick   every benchmark, short iterations, fewer params (under 10 minutes on 2 cores)
+#   jmh/run-report.sh full    every benchmark and param at the annotations' iterations, memory at 1M and 10M keys
+#   jmh/run-report.sh smoke   CI: every benchmark, 1 fork, 1 iteration of 100 ms, 10,000 keys; fails if any
+#                             benchmark errors; results in jmh/target/smoke-results (not committed)
+#
+# Builds jmh/target/benchmarks.jar if it is missing or older than the sources. The whole run holds
+# /tmp/sluice-heavy.lock (flock), so that no other heavy job on a shared machine runs between its benchmarks; do not
+# wrap this script in the same lock. JAVA (default: java) and JMH_EXTRA (extra JMH options, e.g. "-t 1") may be set.
+set -euo pipefail
+
+LOCK=/tmp/sluice-heavy.lock
+if [[ -z "${SLUICE_HEAVY_LOCK_HELD:-}" ]]; then
+  echo "waiting for $LOCK"
+  exec env SLUICE_HEAVY_LOCK_HELD=1 flock "$LOCK" "$0" "$@"
+fi
+
+cd "$(dirname "$0")/.."
+PROFILE="${1:-quick}"
+JAVA="${JAVA:-java}"
+JAR=jmh/target/benchmarks.jar
+START=$(date +%s)
+
+case "$PROFILE" in
+  quick|full) OUT=jmh/results ;;
+  smoke) OUT=jmh/target/smoke-results ;;
+  *) echo "usage: $0 quick|full|smoke" >&2; exit 2 ;;
+esac
+
+if [[ ! -f "$JAR" ]] || [[ -n "$(find core/src jmh/src jmh/pom.xml core/pom.xml pom.xml -newer "$JAR" -type f 2>/dev/null | head -1)" ]]; then
+  echo "== building $JAR"
+  mvn -B -q -pl jmh -am package -DskipTests
+fi
+
+mkdir -p "$OUT"
+rm -f "$OUT"/jmh-*.json "$OUT"/memory.tsv "$OUT"/*.png "$OUT"/REPORT.md
+rm -rf "$OUT"/jfr
+LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
+
+# Fail on any benchmark error; -prof gc everywhere for B/op.
+COMMON=(-foe true -prof gc)
+case "$PROFILE" in
+  quick) ITER=(-f 1 -wi 1 -w 300ms -i 2 -r 300ms) ;;
+  full) ITER=() ;;
+  smoke) ITER=(-f 1 -wi 0 -i 1 -r 100ms -p keys=10000) ;;
+esac
+# shellcheck disable=SC2206
+EXTRA=(${JMH_EXTRA:-})
+
+# The reference lives in core; an older core build may lack it: then every REFERENCE run is left out and said so.
+if unzip -l "$JAR" | grep -q 'dev/sluice/reference/ReferenceRateLimiter.class'; then
+  REFERENCE_NOTE=""
+  impls() { echo "$1"; }
+else
+  REFERENCE_NOTE="ReferenceRateLimiter is not in this core build: no REFERENCE results"
+  echo "WARNING: $REFERENCE_NOTE" >&2
+  impls() { echo "$1" | sed 's/,REFERENCE//; s/REFERENCE,//'; }
+fi
+HOT_IMPLS=$(impls SLUICE,SLUICE_CALLER_TIME,REFERENCE)
+MANY_IMPLS=$(impls SLUICE,SLUICE_CALLER_TIME,SLUICE_DECISION,REFERENCE,BUCKET4J_LOCK_FREE,BUCKET4J_SYNCHRONIZED,RESILIENCE4J,GUAVA)
+LATENCY_IMPLS=$(impls SLUICE,SLUICE_CALLER_TIME,REFERENCE,BUCKET4J_LOCK_FREE,BUCKET4J_SYNCHRONIZED,RESILIENCE4J,GUAVA)
+
+JMH_SECONDS=0
+jmh() { # jmh NAME [JMH args...]: one JMH invocation writing $OUT/jmh-NAME.json
+  local name="$1"; shift
+  local t0; t0=$(date +%s)
+  echo "== jmh $name: $*"
+  "$JAVA" -jar "$JAR" "$@" "${COMMON[@]}" "${ITER[@]}" "${EXTRA[@]}" \
+    -rf json -rff "$OUT/jmh-$name.json" > "$OUT/jmh-$name.log" 2>&1 || {
+      echo "JMH run $name failed; last lines of $OUT/jmh-$name.log:" >&2; tail -40 "$OUT/jmh-$name.log" >&2; exit 1; }
+  JMH_SECONDS=$((JMH_SECONDS + $(date +%s) - t0))
+}
+
+case "$PROFILE" in
+  full|smoke)
+    jmh hotkey 'HotKeyBenchmark' -p impl="$HOT_IMPLS"
+    jmh competitors 'HotKeyCompetitorsBenchmark'
+    jmh manykeys 'ManyKeysBenchmark' -p impl="$MANY_IMPLS"
+    jmh service 'ServiceBenchmark'
+    jmh floors 'FloorBenchmark'
+    jmh latency 'LatencyBenchmark' -p impl="$LATENCY_IMPLS"
+    jmh backends 'BackendBenchmark'
+    ;;
+  quick)
+    # Hot key: every algorithm on 1 and 2 threads; the token bucket (where the competitors are) on 4 and 8 too.
+    jmh hotkey 'HotKeyBenchmark\.t[12]$' -p impl="$HOT_IMPLS"
+    jmh hotkey-tb 'HotKeyBenchmark\.t[48]$' -p algorithm=TOKEN_BUCKET -p impl="$HOT_IMPLS"
+    jmh competitors 'HotKeyCompetitorsBenchmark\.t[124]$'
+    # Many keys: uniform with both key types on 1 thread (every implementation); fewer on 2 threads and Zipf.
+    jmh manykeys 'ManyKeysBenchmark\.t1$' -p distribution=UNIFORM -p impl="$MANY_IMPLS"
+    jmh manykeys-t2 'ManyKeysBenchmark\.t2$' -p distribution=UNIFORM -p keyType=LONG \
+      -p impl="$(impls SLUICE,REFERENCE,BUCKET4J_LOCK_FREE,GUAVA)"
+    jmh manykeys-zipf 'ManyKeysBenchmark\.t1$' -p distribution=ZIPF -p keyType=LONG \
+      -p impl="$(impls SLUICE,SLUICE_CALLER_TIME,REFERENCE,BUCKET4J_LOCK_FREE,GUAVA)"
+    jmh service 'ServiceBenchmark\.(t1|t2|decisionT1)$' -p distribution=UNIFORM
+    jmh service-zipf 'ServiceBenchmark\.t1$' -p distribution=ZIPF
+    jmh floors 'FloorBenchmark' -p distribution=UNIFORM
+    jmh floors-zipf 'FloorBenchmark\.cold(Clock)?CasT1$' -p distribution=ZIPF
+    jmh latency 'LatencyBenchmark\.t2$' -p impl="$LATENCY_IMPLS"
+    jmh backends 'BackendBenchmark'
+    ;;
+esac
+
+# JFR on the two Sluice cases the targets hinge on (not in smoke: it only checks that benchmarks run).
+if [[ "$PROFILE" != smoke ]]; then
+  t0=$(date +%s)
+  echo "== jfr"
+  "$JAVA" -jar "$JAR" 'HotKeyBenchmark\.t1$' -p impl=SLUICE -p algorithm=TOKEN_BUCKET -p regime=ADMIT \
+    -f 1 -wi 1 -w 1s -i 3 -r 1s -prof "jfr:dir=$OUT/jfr" > "$OUT/jfr-hotkey.log" 2>&1
+  "$JAVA" -jar "$JAR" 'ManyKeysBenchmark\.t1$' -p impl=SLUICE -p keyType=STRING -p distribution=UNIFORM \
+    -f 1 -wi 1 -w 1s -i 3 -r 1s -prof "jfr:dir=$OUT/jfr" > "$OUT/jfr-manykeys.log" 2>&1
+  JMH_SECONDS=$((JMH_SECONDS + $(date +%s) - t0))
+fi
+
+# Memory per key: one JVM per line.
+MEM_START=$(date +%s)
+case "$PROFILE" in
+  quick) KEY_COUNTS=(1000000) ;;
+  full) KEY_COUNTS=(1000000 10000000) ;;
+  smoke) KEY_COUNTS=(10000) ;;
+esac
+memory() { # memory IMPL ALGORITHM KEYTYPE KEYS
+  local heap=4g
+  [[ "$4" -ge 10000000 ]] && heap=16g
+  "$JAVA" "-Xmx$heap" -cp "$JAR" dev.sluice.jmh.MemoryPerKey "$@" >> "$OUT/memory.tsv" \
+    2>> "$OUT/memory.log" || {
+      [[ "$PROFILE" == smoke ]] && { echo "memory run $* failed" >&2; tail -20 "$OUT/memory.log" >&2; exit 1; }
+      printf '%s\t%s\t%s\t%s\t-1\t-1\t-1\t-1\tfailed (see memory.log)\n' "$@" >> "$OUT/memory.tsv"; }
+}
+for keys in "${KEY_COUNTS[@]}"; do
+  for impl in $(impls SLUICE,REFERENCE,BUCKET4J_LOCK_FREE,BUCKET4J_SYNCHRONIZED,RESILIENCE4J,GUAVA | tr , ' '); do
+    for keyType in LONG STRING; do
+      echo "== memory $impl $keyType $keys"
+      memory "$impl" TOKEN_BUCKET "$keyType" "$keys"
+    done
+  done
+  memory SLUICE SLIDING_WINDOW_LOG LONG "$keys"
+  if [[ -z "$REFERENCE_NOTE" ]]; then memory REFERENCE SLIDING_WINDOW_LOG LONG "$keys"; fi
+done
+MEM_SECONDS=$(( $(date +%s) - MEM_START ))
+
+TOTAL=$(( $(date +%s) - START ))
+{
+  echo "profile=$PROFILE"
+  echo "date=$(date -u '+%Y-%m-%d %H:%M UTC')"
+  echo "cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')"
+  echo "cores=$(nproc)"
+  echo "memory=$(free -g | awk '/Mem:/ {print $2 " GiB"}')"
+  echo "os=$(uname -sr)"
+  echo "command=jmh/run-report.sh $PROFILE"
+  echo "jmhOptions=${COMMON[*]} ${ITER[*]:-(annotation defaults: 1 fork, 3 x 1 s warmup, 5 x 1 s measurement)} ${EXTRA[*]:-}"
+  echo "note=${REFERENCE_NOTE}"
+  echo "duration=total ${TOTAL} s (JMH ${JMH_SECONDS} s, memory per key ${MEM_SECONDS} s); load average before ${LOAD_BEFORE}, after $(cut -d' ' -f1-3 /proc/loadavg)"
+} > "$OUT/meta.properties"
+
+echo "== report"
+"$JAVA" -cp "$JAR" dev.sluice.jmh.report.ReportGenerator "$OUT" jmh/ANALYSIS.md
+# The recordings are summarised in the report; drop the large files.
+rm -rf "$OUT/jfr"
+echo "done in ${TOTAL} s: $OUT/REPORT.md"

@@ -1,0 +1,151 @@
+package dev.sluice.jmh;
+
+import dev.sluice.jmh.support.Caller;
+import dev.sluice.jmh.support.Distribution;
+import dev.sluice.jmh.support.Workload;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Threads;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * The physical floors, measured in the same run as the limiters. Hot: one {@code System.nanoTime()} and one CAS on a
+ * padded cell (the least a decision on a hot key can cost), and the CAS alone with the caller's time. Cold: the same
+ * on a random slot of a {@code long[]} as large as Sluice's table for {@code keys} long keys (32 bytes per key),
+ * slots drawn from the same key orders as {@link ManyKeysBenchmark}.
+ */
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(value = 1, jvmArgsAppend = {"-Xms4g", "-Xmx4g"})
+public class FloorBenchmark {
+
+    private static final VarHandle SLOTS = MethodHandles.arrayElementVarHandle(long[].class);
+
+    /** Bytes of Sluice's long-key table per key of capacity (two 16-byte slots): see KeyTable's class comment. */
+    static final int TABLE_BYTES_PER_KEY = 32;
+
+    @State(Scope.Benchmark)
+    public static class Hot {
+        final PaddedCell cell = new PaddedCell();
+    }
+
+    @State(Scope.Benchmark)
+    public static class Cold {
+        @Param({"UNIFORM", "ZIPF"})
+        public Distribution distribution;
+
+        @Param("1000000")
+        public int keys;
+
+        long[] table;
+        /** Per request, the index of the state word of the key's slot. */
+        int[] slots;
+
+        @Setup(Level.Trial)
+        public void setUp() {
+            int words = keys * (TABLE_BYTES_PER_KEY / Long.BYTES);
+            int slotCount = words / 2;
+            table = new long[words];
+            int[] order = Workload.order(distribution, keys);
+            slots = new int[order.length];
+            for (int i = 0; i < order.length; i++) {
+                // A key's slot is a hash of the key, as in the table: hot Zipf keys scatter over the whole array.
+                long h = (order[i] + 1L) * 0x9E3779B97F4A7C15L;
+                slots[i] = (int) ((h >>> 33) % slotCount) * 2 + 1;
+            }
+        }
+    }
+
+    /** Clock read plus one CAS advancing the word to at least the new time, as a limiter's transition does. */
+    private static boolean casSlot(long[] table, int index, long now) {
+        // Volatile read and CAS: the same orderings the engine's CAS loop uses.
+        long old = (long) SLOTS.getVolatile(table, index);
+        return SLOTS.compareAndSet(table, index, old, Math.max(old, now) + 1);
+    }
+
+    @Benchmark
+    @Threads(1)
+    public boolean hotClockCasT1(Hot hot) {
+        return hot.cell.advance(System.nanoTime());
+    }
+
+    @Benchmark
+    @Threads(2)
+    public boolean hotClockCasT2(Hot hot) {
+        return hot.cell.advance(System.nanoTime());
+    }
+
+    @Benchmark
+    @Threads(4)
+    public boolean hotClockCasT4(Hot hot) {
+        return hot.cell.advance(System.nanoTime());
+    }
+
+    @Benchmark
+    @Threads(8)
+    public boolean hotClockCasT8(Hot hot) {
+        return hot.cell.advance(System.nanoTime());
+    }
+
+    @Benchmark
+    @Threads(1)
+    public boolean hotCasT1(Hot hot, Caller caller) {
+        return hot.cell.advance(caller.tick());
+    }
+
+    @Benchmark
+    @Threads(2)
+    public boolean hotCasT2(Hot hot, Caller caller) {
+        return hot.cell.advance(caller.tick());
+    }
+
+    @Benchmark
+    @Threads(4)
+    public boolean hotCasT4(Hot hot, Caller caller) {
+        return hot.cell.advance(caller.tick());
+    }
+
+    @Benchmark
+    @Threads(8)
+    public boolean hotCasT8(Hot hot, Caller caller) {
+        return hot.cell.advance(caller.tick());
+    }
+
+    @Benchmark
+    @Threads(1)
+    public boolean coldClockCasT1(Cold cold, Caller caller) {
+        return casSlot(cold.table, cold.slots[caller.next()], System.nanoTime());
+    }
+
+    @Benchmark
+    @Threads(2)
+    public boolean coldClockCasT2(Cold cold, Caller caller) {
+        return casSlot(cold.table, cold.slots[caller.next()], System.nanoTime());
+    }
+
+    @Benchmark
+    @Threads(1)
+    public boolean coldCasT1(Cold cold, Caller caller) {
+        return casSlot(cold.table, cold.slots[caller.next()], caller.tick());
+    }
+
+    @Benchmark
+    @Threads(2)
+    public boolean coldCasT2(Cold cold, Caller caller) {
+        return casSlot(cold.table, cold.slots[caller.next()], caller.tick());
+    }
+}

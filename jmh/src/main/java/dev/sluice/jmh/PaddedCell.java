@@ -1,0 +1,37 @@
+package dev.sluice.jmh;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/** Left padding: a class of its own, because the JVM may reorder the fields of one class. */
+abstract class PaddedCellLeft {
+    long p01, p02, p03, p04, p05, p06, p07, p08, p09, p10, p11, p12, p13, p14, p15, p16;
+}
+
+/** The value, between two 128-byte pads, so no other hot field shares its cache line. */
+abstract class PaddedCellValue extends PaddedCellLeft {
+    volatile long value;
+}
+
+/** A padded long cell with one CAS transition: the floor of a hot-key decision. */
+final class PaddedCell extends PaddedCellValue {
+
+    private static final VarHandle VALUE;
+
+    static {
+        try {
+            VALUE = MethodHandles.lookup().findVarHandle(PaddedCellValue.class, "value", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    long q01, q02, q03, q04, q05, q06, q07, q08, q09, q10, q11, q12, q13, q14, q15, q16;
+
+    /** One read and one CAS moving the value to at least {@code now}: what a limiter's transition does at least. */
+    boolean advance(long now) {
+        // Volatile read then CAS: the orderings of the engine's CAS loop.
+        long old = value;
+        return VALUE.compareAndSet(this, old, Math.max(old, now) + 1);
+    }
+}

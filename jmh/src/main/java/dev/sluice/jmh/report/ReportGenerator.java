@@ -1,0 +1,654 @@
+package dev.sluice.jmh.report;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.TreeSet;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.CategoryChart;
+import org.knowm.xchart.CategoryChartBuilder;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.style.markers.SeriesMarkers;
+
+/**
+ * Turns a results directory (JMH JSON files {@code jmh*.json}, {@code memory.tsv}, {@code meta.properties}, JFR
+ * recordings under {@code jfr/}) into {@code REPORT.md} and PNG charts in the same directory.
+ *
+ * <p>Usage: {@code ReportGenerator RESULTS_DIR [ANALYSIS_MD]}; the optional markdown file is included verbatim as
+ * the hand-written analysis of the run.
+ */
+public final class ReportGenerator {
+
+    static final String[] SLUICE_AND_REFERENCE = {"SLUICE", "SLUICE_CALLER_TIME", "REFERENCE"};
+    static final String[] COMPETITORS = {"BUCKET4J_LOCK_FREE", "BUCKET4J_SYNCHRONIZED", "RESILIENCE4J", "GUAVA"};
+    static final String[] MANY_KEYS_IMPLS = {"SLUICE", "SLUICE_CALLER_TIME", "SLUICE_DECISION", "REFERENCE",
+        "BUCKET4J_LOCK_FREE", "BUCKET4J_SYNCHRONIZED", "RESILIENCE4J", "GUAVA"};
+    /** Below this, an allocation rate is JMH's measurement noise (profiler bookkeeping spread over all ops). */
+    static final double ZERO_BYTES = 0.5;
+
+    private final List<Result> results;
+    private final List<MemoryRow> memory;
+    private final Properties meta;
+    private final Map<String, Object> firstRow;
+    /** Each distinct fork command line (JVM arguments) and the benchmark classes that ran with it. */
+    private final Map<String, TreeSet<String>> jvmArgs;
+    private final Path dir;
+    private final StringBuilder md = new StringBuilder();
+    private final List<String[]> targets = new ArrayList<>();
+
+    ReportGenerator(List<Result> results, List<MemoryRow> memory, Properties meta, Map<String, Object> firstRow,
+            Map<String, TreeSet<String>> jvmArgs, Path dir) {
+        this.results = results;
+        this.memory = memory;
+        this.meta = meta;
+        this.firstRow = firstRow;
+        this.jvmArgs = jvmArgs;
+        this.dir = dir;
+    }
+
+    public static void main(String[] args) throws IOException {
+        System.setProperty("java.awt.headless", "true");
+        Path dir = Path.of(args.length > 0 ? args[0] : "jmh/results");
+        List<Result> results = new ArrayList<>();
+        Map<String, Object> first = new LinkedHashMap<>();
+        Map<String, TreeSet<String>> jvmArgs = new LinkedHashMap<>();
+        List<Path> jsons;
+        try (Stream<Path> files = Files.list(dir)) {
+            jsons = files.filter(p -> p.getFileName().toString().matches("jmh.*\\.json")).sorted()
+                    .collect(Collectors.toList());
+        }
+        for (Path json : jsons) {
+            Object parsed = Json.parse(Files.readString(json));
+            if (parsed instanceof List && !((List<?>) parsed).isEmpty()) {
+                if (first.isEmpty()) {
+                    ((Map<?, ?>) ((List<?>) parsed).get(0)).forEach((k, v) -> first.put(String.valueOf(k), v));
+                }
+                results.addAll(Result.all(parsed));
+                for (Object row : (List<?>) parsed) {
+                    Map<?, ?> r = (Map<?, ?>) row;
+                    String name = String.valueOf(r.get("benchmark"));
+                    String[] parts = name.split("\\.");
+                    jvmArgs.computeIfAbsent(String.valueOf(r.get("jvmArgs")), k -> new TreeSet<>())
+                            .add(parts[parts.length - 2]);
+                }
+            }
+        }
+        Path memoryFile = dir.resolve("memory.tsv");
+        List<MemoryRow> memory = Files.exists(memoryFile) ? MemoryRow.parse(Files.readAllLines(memoryFile))
+                : List.of();
+        Properties meta = new Properties();
+        Path metaFile = dir.resolve("meta.properties");
+        if (Files.exists(metaFile)) {
+            try (Reader r = Files.newBufferedReader(metaFile, StandardCharsets.UTF_8)) {
+                meta.load(r);
+            }
+        }
+        ReportGenerator generator = new ReportGenerator(results, memory, meta, first, jvmArgs, dir);
+        String analysis = args.length > 1 && Files.exists(Path.of(args[1])) ? Files.readString(Path.of(args[1])) : "";
+        Files.writeString(dir.resolve("REPORT.md"), generator.render(analysis));
+        System.out.println("wrote " + dir.resolve("REPORT.md") + " from " + results.size() + " results");
+    }
+
+    String render(String analysis) throws IOException {
+        header();
+        StringBuilder body = new StringBuilder();
+        StringBuilder saved = new StringBuilder(md);
+        md.setLength(0);
+        hotKey();
+        manyKeys();
+        service();
+        latency();
+        backends();
+        floors();
+        memorySection();
+        charts();
+        body.append(md);
+        md.setLength(0);
+        md.append(saved);
+        targetsSection();
+        if (!analysis.isBlank()) {
+            md.append("\n## Analysis\n\n").append(analysis.strip()).append("\n");
+        }
+        jfrSection();
+        md.append(body);
+        return md.toString();
+    }
+
+    // ---------------------------------------------------------------- sections
+
+    private void header() {
+        md.append("# Sluice benchmark report\n\n");
+        md.append("Generated by `dev.sluice.jmh.report.ReportGenerator` from the JMH JSON and memory measurements in "
+                + "this directory. Profile: **").append(meta.getProperty("profile", "?")).append("**, run ")
+                .append(meta.getProperty("date", "?")).append(".\n\n");
+        md.append("## Machine and command\n\n");
+        row("what", "value");
+        row("---", "---");
+        row("CPU", meta.getProperty("cpu", "?"));
+        row("cores (nproc)", meta.getProperty("cores", "?"));
+        row("memory", meta.getProperty("memory", "?"));
+        row("OS", meta.getProperty("os", "?"));
+        row("JDK", str(firstRow.get("jdkVersion")) + ", " + str(firstRow.get("vmName")) + " "
+                + str(firstRow.get("vmVersion")));
+        jvmArgs.forEach((args, classes) -> row("JVM flags of the forks", "`" + args + "`: "
+                + String.join(", ", classes)));
+        row("JMH", str(firstRow.get("jmhVersion")));
+        row("command", "`" + meta.getProperty("command", "?") + "`");
+        row("JMH options", "`" + meta.getProperty("jmhOptions", "?") + "`");
+        row("duration", meta.getProperty("duration", "?"));
+        if (!meta.getProperty("note", "").isBlank()) {
+            row("note", "**" + meta.getProperty("note") + "**");
+        }
+        md.append("\nEvery JMH run here used `-prof gc`: B/op is `gc.alloc.rate.norm`. Throughput is ops/s summed "
+                + "over all threads of a run, ± the 99.9% confidence half-width JMH reports (NaN with one "
+                + "iteration). \"× ref\" is the throughput divided by `ReferenceRateLimiter`'s in the same scenario; "
+                + "\"× floor\" is how many times the floor's throughput exceeds Sluice's (1.00 = at the floor). "
+                + "All implementations ran in one session on the same machine; other work shared the machine's two "
+                + "cores, so treat small differences with care.\n");
+    }
+
+    private void targetsSection() {
+        evaluateTargets();
+        md.append("\n## Targets of issue 4\n\n");
+        md.append("| target | measured | status |\n|---|---|---|\n");
+        for (String[] t : targets) {
+            md.append("| ").append(t[0]).append(" | ").append(t[1]).append(" | ").append(t[2]).append(" |\n");
+        }
+    }
+
+    private void hotKey() {
+        md.append("\n## 1. One hot key, 1 to 8 threads\n\n");
+        md.append("Every thread asks for the same key. ADMIT: a limit far above the offered rate (the cost of a "
+                + "yes; the sliding window counter's packed layout caps it near 4M/s, so part of its requests are "
+                + "denied); DENY: 1 per hour (the cost of a no). Competitors implement a token bucket only: their "
+                + "rows are under TOKEN_BUCKET and their ratio is to the reference's token bucket. "
+                + "SLUICE_CALLER_TIME gets the time from the caller (no clock read), its floor is the CAS alone.\n");
+        for (String regime : List.of("ADMIT", "DENY")) {
+            md.append("\n### ").append(regime).append("\n\n");
+            md.append("| algorithm | implementation | threads | ops/s | ± | × ref | B/op | × floor |\n");
+            md.append("|---|---|---:|---:|---:|---:|---:|---:|\n");
+            for (String algorithm : values("HotKeyBenchmark", "algorithm")) {
+                List<String> impls = new ArrayList<>(List.of(SLUICE_AND_REFERENCE));
+                if ("TOKEN_BUCKET".equals(algorithm)) {
+                    impls.addAll(List.of(COMPETITORS));
+                }
+                for (String impl : impls) {
+                    for (Result r : hotRows(impl, algorithm, regime)) {
+                        Optional<Result> ref = hot("REFERENCE", algorithm, regime, r.threads);
+                        Optional<Result> floor = hotFloor(impl, r.threads);
+                        md.append("| ").append(algorithm).append(" | ").append(impl).append(" | ").append(r.threads)
+                                .append(" | ").append(ops(r.score)).append(" | ").append(ops(r.error)).append(" | ")
+                                .append(ratio(ref.map(x -> r.score / x.score))).append(" | ")
+                                .append(bytes(r.bytesPerOp)).append(" | ")
+                                .append(ratio(floor.map(f -> f.score / r.score))).append(" |\n");
+                    }
+                }
+            }
+        }
+    }
+
+    private void manyKeys() {
+        List<Result> rows = select(r -> r.benchmark.equals("ManyKeysBenchmark"));
+        if (rows.isEmpty()) {
+            return;
+        }
+        md.append("\n## 2. Many keys\n\n");
+        md.append("All keys are present before measurement; requests follow a precomputed uniform or Zipf(1) order; "
+                + "a token bucket of 100 per second per key. Keys: ").append(values("ManyKeysBenchmark", "keys"))
+                .append(". Bytes/key is from the memory measurement (section 7) at the same key count. The floor is "
+                + "a clock read and a CAS on a random slot of a `long[]` as large as Sluice's long-key table "
+                + "(for SLUICE_CALLER_TIME: without the clock read).\n\n");
+        md.append("| keys | distribution | implementation | threads | ops/s | ± | × ref | B/op | bytes/key | × floor |\n");
+        md.append("|---|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
+        for (String keyType : List.of("LONG", "STRING")) {
+            for (String distribution : List.of("UNIFORM", "ZIPF")) {
+                for (String impl : MANY_KEYS_IMPLS) {
+                    for (Result r : sorted(select(x -> x.benchmark.equals("ManyKeysBenchmark")
+                            && x.param("impl").equals(impl) && x.param("keyType").equals(keyType)
+                            && x.param("distribution").equals(distribution)))) {
+                        Optional<Result> ref = many("REFERENCE", keyType, distribution, r.threads);
+                        Optional<Result> floor = coldFloor(impl, distribution, r.threads);
+                        md.append("| ").append(keyType).append(" | ").append(distribution).append(" | ").append(impl)
+                                .append(" | ").append(r.threads).append(" | ").append(ops(r.score)).append(" | ")
+                                .append(ops(r.error)).append(" | ").append(ratio(ref.map(x -> r.score / x.score)))
+                                .append(" | ").append(bytes(r.bytesPerOp)).append(" | ")
+                                .append(memoryOf(impl, keyType, Integer.parseInt(r.param("keys")))
+                                        .map(m -> fmt("%.0f", m.totalPerKey())).orElse("–"))
+                                .append(" | ").append(ratio(floor.map(f -> f.score / r.score))).append(" |\n");
+                    }
+                }
+            }
+        }
+    }
+
+    private void service() {
+        List<Result> rows = sorted(select(r -> r.benchmark.equals("ServiceBenchmark")));
+        if (rows.isEmpty()) {
+            return;
+        }
+        md.append("\n## 3. RateLimiterService.allow(user, api)\n\n");
+        md.append("Default rule plus 200 API rules, 300 user rules and 50 (user, api) rules over six configs; "
+                + "(user, api) pairs: ").append(values("ServiceBenchmark", "keys")).append(", all seen before "
+                + "measurement. `decisionT1` fills a caller-owned Decision. \"× engine\" compares with the engine "
+                + "alone on the same number of String keys (ManyKeysBenchmark SLUICE STRING), i.e. what rule "
+                + "resolution and two-part hashing cost.\n\n");
+        md.append("| distribution | method | threads | ops/s | ± | B/op | × engine |\n|---|---|---:|---:|---:|---:|---:|\n");
+        for (Result r : rows) {
+            Optional<Result> engine = many("SLUICE", "STRING", r.param("distribution"), r.threads);
+            md.append("| ").append(r.param("distribution")).append(" | ").append(r.method).append(" | ")
+                    .append(r.threads).append(" | ").append(ops(r.score)).append(" | ").append(ops(r.error))
+                    .append(" | ").append(bytes(r.bytesPerOp)).append(" | ")
+                    .append(ratio(engine.map(e -> r.score / e.score))).append(" |\n");
+        }
+    }
+
+    private void latency() {
+        List<Result> rows = sorted(select(r -> r.benchmark.equals("LatencyBenchmark")));
+        if (rows.isEmpty()) {
+            return;
+        }
+        md.append("\n## 4. Latency on the hot key (SampleTime)\n\n");
+        md.append("Token bucket, ADMIT regime. Each sample is one call timed by JMH with `System.nanoTime()`, so "
+                + "values include the timer's own cost and granularity (tens of ns): compare implementations, not "
+                + "absolute numbers.\n\n");
+        md.append("| implementation | threads | p50 ns | p90 ns | p99 ns | p99.9 ns | p99.99 ns | B/op |\n");
+        md.append("|---|---:|---:|---:|---:|---:|---:|---:|\n");
+        for (Result r : rows) {
+            md.append("| ").append(r.param("impl")).append(" | ").append(r.threads).append(" | ")
+                    .append(pct(r, "50.0")).append(" | ").append(pct(r, "90.0")).append(" | ")
+                    .append(pct(r, "99.0")).append(" | ").append(pct(r, "99.9")).append(" | ")
+                    .append(pct(r, "99.99")).append(" | ").append(bytes(r.bytesPerOp)).append(" |\n");
+        }
+    }
+
+    private void backends() {
+        List<Result> rows = sorted(select(r -> r.benchmark.equals("BackendBenchmark")));
+        if (rows.isEmpty()) {
+            return;
+        }
+        md.append("\n## 5. Memory backends\n\n");
+        md.append("Sluice on `MemoryBackend.VAR_HANDLE` (byte-buffer view VarHandles, the default on a stock JVM) "
+                + "and `MemoryBackend.AGRONA` (`UnsafeBuffer`; these forks run with "
+                + "`--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED`). Hot key: token bucket, ADMIT; many "
+                + "keys: 1M uniform long keys.\n\n");
+        md.append("| benchmark | backend | threads | ops/s | ± | B/op | AGRONA / VAR_HANDLE |\n");
+        md.append("|---|---|---:|---:|---:|---:|---:|\n");
+        for (Result r : rows) {
+            String backend = r.params.containsKey("backend") ? r.param("backend") : r.param("memory");
+            Optional<Result> vh = rows.stream().filter(x -> x.method.equals(r.method)
+                    && (x.param("backend") + x.param("memory")).equals("VAR_HANDLE")).findFirst();
+            md.append("| ").append(r.method).append(" | ").append(backend).append(" | ").append(r.threads)
+                    .append(" | ").append(ops(r.score)).append(" | ").append(ops(r.error)).append(" | ")
+                    .append(bytes(r.bytesPerOp)).append(" | ")
+                    .append("AGRONA".equals(backend) ? ratio(vh.map(v -> r.score / v.score)) : "")
+                    .append(" |\n");
+        }
+    }
+
+    private void floors() {
+        List<Result> rows = sorted(select(r -> r.benchmark.equals("FloorBenchmark")));
+        if (rows.isEmpty()) {
+            return;
+        }
+        md.append("\n## 6. Floors\n\n");
+        md.append("hotClockCas: `System.nanoTime()` + one CAS on a padded cell; hotCas: the CAS alone (time from the "
+                + "caller); coldClockCas / coldCas: the same on a random slot of a `long[]` of 32 bytes per key "
+                + "(the size of Sluice's long-key table), slots in the many-keys key order.\n\n");
+        md.append("| floor | distribution | keys | threads | ops/s | ± | ns/op per thread |\n|---|---|---|---:|---:|---:|---:|\n");
+        for (Result r : rows) {
+            md.append("| ").append(r.method).append(" | ").append(r.param("distribution")).append(" | ")
+                    .append(r.param("keys")).append(" | ").append(r.threads).append(" | ").append(ops(r.score))
+                    .append(" | ").append(ops(r.error)).append(" | ").append(fmt("%.1f", 1e9 * r.threads / r.score))
+                    .append(" |\n");
+        }
+    }
+
+    private void memorySection() {
+        if (memory.isEmpty()) {
+            return;
+        }
+        md.append("\n## 7. Memory per key\n\n");
+        md.append("Each line is a JVM of its own (`dev.sluice.jmh.MemoryPerKey`): full GC (`System.gc()` three "
+                + "times), heap used (MemoryMXBean) and direct memory used (BufferPoolMXBean \"direct\", where "
+                + "Sluice's tables live); then the store is created and asked once for each of N distinct keys; "
+                + "full GC and both read again; bytes/key = difference / N. It counts everything the store keeps: a "
+                + "map of per-key limiters keeps the boxed Long or the String key (\"user-N\"); Sluice keeps "
+                + "neither. Sluice's table is allocated for its whole capacity (maxKeys = N) at first use. Limit: "
+                + "100 per second (the sliding log: 10 per second, one long of ring per permit).\n\n");
+        md.append("| implementation | algorithm | keys | key type | heap B/key | off-heap B/key | total B/key | note |\n");
+        md.append("|---|---|---:|---|---:|---:|---:|---|\n");
+        for (MemoryRow m : memory) {
+            if (m.failed) {
+                md.append("| ").append(m.impl).append(" | ").append(m.algorithm).append(" | ").append(m.keys)
+                        .append(" | ").append(m.keyType).append(" | – | – | no result | ").append(m.note)
+                        .append(" |\n");
+                continue;
+            }
+            md.append("| ").append(m.impl).append(" | ").append(m.algorithm).append(" | ").append(m.keys)
+                    .append(" | ").append(m.keyType).append(" | ").append(fmt("%.1f", m.heapPerKey)).append(" | ")
+                    .append(fmt("%.1f", m.directPerKey)).append(" | ").append(fmt("%.1f", m.totalPerKey()))
+                    .append(" | ").append(m.note).append(" |\n");
+        }
+    }
+
+    private void jfrSection() throws IOException {
+        Path jfrDir = dir.resolve("jfr");
+        if (!Files.isDirectory(jfrDir)) {
+            return;
+        }
+        List<Path> recordings;
+        try (Stream<Path> files = Files.walk(jfrDir)) {
+            recordings = files.filter(p -> p.toString().endsWith(".jfr")).sorted().collect(Collectors.toList());
+        }
+        if (recordings.isEmpty()) {
+            return;
+        }
+        md.append("\n## JFR: where the time goes\n\n");
+        md.append("Recorded with `-prof jfr` on the runs named below; top frames of the execution samples (self "
+                + "time), JIT-inlined callees counted in their own method.\n");
+        for (Path recording : recordings) {
+            md.append("\n`").append(jfrDir.relativize(recording.getParent())).append("`\n\n```\n");
+            for (String line : JfrTop.topFrames(recording, 10)) {
+                md.append(line).append('\n');
+            }
+            md.append("```\n");
+        }
+    }
+
+    private void charts() throws IOException {
+        md.append("\n## Charts\n\n");
+        for (String regime : List.of("ADMIT", "DENY")) {
+            XYChart chart = new XYChartBuilder().width(900).height(560)
+                    .title("Hot key, token bucket, " + regime + ": throughput vs threads").xAxisTitle("threads")
+                    .yAxisTitle("ops/s (log)").build();
+            chart.getStyler().setYAxisLogarithmic(true);
+            int series = 0;
+            List<String> impls = new ArrayList<>(List.of(SLUICE_AND_REFERENCE));
+            impls.addAll(List.of(COMPETITORS));
+            for (String impl : impls) {
+                series += addSeries(chart, impl, hotRows(impl, "TOKEN_BUCKET", regime));
+            }
+            series += addSeries(chart, "floor: clock + CAS", sorted(select(r -> r.benchmark.equals("FloorBenchmark")
+                    && r.method.startsWith("hotClockCas"))));
+            if (series > 0) {
+                String name = "hotkey-threads-" + regime.toLowerCase(Locale.ROOT) + ".png";
+                BitmapEncoder.saveBitmap(chart, dir.resolve(name).toString(), BitmapEncoder.BitmapFormat.PNG);
+                md.append("![hot key ").append(regime).append("](").append(name).append(")\n\n");
+            }
+        }
+        XYChart many = new XYChartBuilder().width(900).height(560)
+                .title("Many keys, long keys, uniform: throughput vs threads").xAxisTitle("threads")
+                .yAxisTitle("ops/s (log)").build();
+        many.getStyler().setYAxisLogarithmic(true);
+        int manySeries = 0;
+        for (String impl : MANY_KEYS_IMPLS) {
+            manySeries += addSeries(many, impl, sorted(select(r -> r.benchmark.equals("ManyKeysBenchmark")
+                    && r.param("impl").equals(impl) && r.param("keyType").equals("LONG")
+                    && r.param("distribution").equals("UNIFORM"))));
+        }
+        manySeries += addSeries(many, "floor: clock + CAS, random slot", sorted(select(r ->
+                r.benchmark.equals("FloorBenchmark") && r.method.startsWith("coldClockCas")
+                        && r.param("distribution").equals("UNIFORM"))));
+        if (manySeries > 0) {
+            BitmapEncoder.saveBitmap(many, dir.resolve("manykeys-threads.png").toString(),
+                    BitmapEncoder.BitmapFormat.PNG);
+            md.append("![many keys](manykeys-threads.png)\n\n");
+        }
+        for (int keys : new TreeSet<>(memory.stream().map(m -> m.keys).collect(Collectors.toList()))) {
+            List<MemoryRow> rows = memory.stream().filter(m -> m.keys == keys && !m.failed)
+                    .collect(Collectors.toList());
+            if (rows.isEmpty()) {
+                continue;
+            }
+            CategoryChart chart = new CategoryChartBuilder().width(1000).height(560)
+                    .title("Bytes per key at " + keys + " keys (heap + off-heap)").yAxisTitle("bytes per key")
+                    .build();
+            chart.getStyler().setStacked(true);
+            chart.getStyler().setXAxisLabelRotation(35);
+            List<String> labels = rows.stream().map(m -> shortName(m.impl) + " " + m.keyType.toLowerCase(Locale.ROOT)
+                    + (m.algorithm.equals("TOKEN_BUCKET") ? "" : " " + m.algorithm.toLowerCase(Locale.ROOT)))
+                    .collect(Collectors.toList());
+            chart.addSeries("heap", labels, rows.stream().map(m -> m.heapPerKey).collect(Collectors.toList()));
+            chart.addSeries("off-heap", labels, rows.stream().map(m -> m.directPerKey).collect(Collectors.toList()));
+            String name = "bytes-per-key-" + keys + ".png";
+            BitmapEncoder.saveBitmap(chart, dir.resolve(name).toString(), BitmapEncoder.BitmapFormat.PNG);
+            md.append("![bytes per key at ").append(keys).append("](").append(name).append(")\n\n");
+        }
+    }
+
+    // ---------------------------------------------------------------- targets
+
+    private void evaluateTargets() {
+        // Hot key, 1 thread, own clock: within 1.15x of floor (a); and >= 1.2x the reference.
+        List<Double> floorMultiples = new ArrayList<>();
+        List<String> worst = new ArrayList<>();
+        for (Result r : select(r -> r.benchmark.equals("HotKeyBenchmark") && r.threads == 1
+                && r.param("impl").equals("SLUICE"))) {
+            hotFloor("SLUICE", 1).ifPresent(f -> {
+                floorMultiples.add(f.score / r.score);
+                worst.add(fmt("%.2fx", f.score / r.score) + " " + r.param("algorithm") + "/" + r.param("regime"));
+            });
+        }
+        worst.sort(Comparator.reverseOrder());
+        target("Hot key, 1 thread, own clock: within 1.15x of floor (a), every algorithm and regime",
+                floorMultiples, v -> v <= 1.15, "worst " + String.join(", ", worst.subList(0, Math.min(3,
+                        worst.size()))));
+        hotVsReference("Hot key, 1 thread, own clock: ≥ 1.2x the reference", "SLUICE", 1, 1.2);
+        hotVsReference("Hot key, 1 thread, caller-supplied time: ≥ 3x the reference", "SLUICE_CALLER_TIME", 1, 3.0);
+        hotVsReference("Hot key, 2 threads, both regimes: ≥ 1.5x the reference", "SLUICE", 2, 1.5);
+        hotVsReference("Hot key, 4 threads on 2 cores: ≥ 2x the reference", "SLUICE", 4, 2.0);
+        hotVsReference("Hot key, 8 threads on 2 cores: ≥ 2x the reference", "SLUICE", 8, 2.0);
+        manyVsReference("1M uniform keys, 1 thread, long keys: ≥ 3x the reference", "LONG", 3.0);
+        Optional<Result> manyLong = many("SLUICE", "LONG", "UNIFORM", 1);
+        Optional<Result> coldFloor = coldFloor("SLUICE", "UNIFORM", 1);
+        target("1M uniform keys, 1 thread, long keys: within 1.5x of floor (b)",
+                manyLong.isPresent() && coldFloor.isPresent()
+                        ? List.of(coldFloor.get().score / manyLong.get().score) : List.of(),
+                v -> v <= 1.5, "");
+        manyVsReference("1M uniform keys, 1 thread, String keys: ≥ 2x the reference", "STRING", 2.0);
+        for (String competitor : List.of("BUCKET4J_LOCK_FREE", "BUCKET4J_SYNCHRONIZED", "RESILIENCE4J")) {
+            List<Double> ratios = new ArrayList<>();
+            for (Result c : select(r -> r.benchmark.equals("HotKeyCompetitorsBenchmark")
+                    && r.param("impl").equals(competitor))) {
+                hot("SLUICE", "TOKEN_BUCKET", c.param("regime"), c.threads).ifPresent(s -> ratios.add(s.score / c.score));
+            }
+            target("≥ 5x " + competitor + " on every hot-key scenario (Sluice own clock, token bucket)", ratios,
+                    v -> v >= 5.0, "");
+        }
+        List<Double> guava = new ArrayList<>();
+        for (Result g : select(r -> r.param("impl").equals("GUAVA") && !r.benchmark.equals("LatencyBenchmark"))) {
+            Optional<Result> s = g.benchmark.equals("HotKeyCompetitorsBenchmark")
+                    ? hot("SLUICE", "TOKEN_BUCKET", g.param("regime"), g.threads)
+                    : many("SLUICE", g.param("keyType"), g.param("distribution"), g.threads);
+            s.ifPresent(x -> guava.add(x.score / g.score));
+        }
+        target("Ahead of Guava everywhere (hot key and many keys)", guava, v -> v > 1.0, "");
+        List<Double> allocations = new ArrayList<>();
+        List<String> allocating = new ArrayList<>();
+        for (Result r : select(r -> !r.benchmark.equals("FloorBenchmark") && (r.param("impl").startsWith("SLUICE")
+                || r.benchmark.equals("ServiceBenchmark") || r.benchmark.equals("BackendBenchmark")))) {
+            if (!Double.isNaN(r.bytesPerOp)) {
+                allocations.add(r.bytesPerOp);
+                if (r.bytesPerOp >= ZERO_BYTES) {
+                    allocating.add(r.benchmark + "." + r.method + " " + r.params.values() + " "
+                            + fmt("%.1f", r.bytesPerOp) + " B/op");
+                }
+            }
+        }
+        target("0 B/op on every Sluice path of an existing key (long, String, service, Decision; < "
+                + ZERO_BYTES + " B/op counts as 0)", allocations, v -> v < ZERO_BYTES,
+                allocating.isEmpty() ? "" : "allocating: " + String.join("; ", allocating.subList(0,
+                        Math.min(5, allocating.size()))));
+        List<Double> oneLong = new ArrayList<>();
+        List<Double> heap = new ArrayList<>();
+        List<Double> log = new ArrayList<>();
+        for (MemoryRow m : memory) {
+            if (!m.impl.equals("SLUICE") || m.failed) {
+                continue;
+            }
+            heap.add(m.heapPerKey);
+            if (m.algorithm.equals("SLIDING_WINDOW_LOG")) {
+                log.add(m.totalPerKey());
+            } else {
+                oneLong.add(m.totalPerKey());
+            }
+        }
+        target("≤ 32 bytes per key (one-long algorithms)", oneLong, v -> v <= 32.5, "");
+        target("0 heap bytes per key (< 1 B/key counts as 0)", heap, v -> v < 1.0, "");
+        target("Sliding log ≤ 8 x limit + 32 bytes per key (limit 10: ≤ 112)", log, v -> v <= 112.5, "");
+    }
+
+    private void hotVsReference(String name, String impl, int threads, double wanted) {
+        List<Double> ratios = new ArrayList<>();
+        List<String> low = new ArrayList<>();
+        for (Result r : select(r -> r.benchmark.equals("HotKeyBenchmark") && r.threads == threads
+                && r.param("impl").equals(impl))) {
+            hot("REFERENCE", r.param("algorithm"), r.param("regime"), threads).ifPresent(ref -> {
+                double v = r.score / ref.score;
+                ratios.add(v);
+                if (v < wanted) {
+                    low.add(r.param("algorithm") + "/" + r.param("regime") + " " + fmt("%.2fx", v));
+                }
+            });
+        }
+        target(name + ", every algorithm", ratios, v -> v >= wanted,
+                low.isEmpty() ? "" : "below: " + String.join(", ", low));
+    }
+
+    private void manyVsReference(String name, String keyType, double wanted) {
+        Optional<Result> s = many("SLUICE", keyType, "UNIFORM", 1);
+        Optional<Result> ref = many("REFERENCE", keyType, "UNIFORM", 1);
+        target(name, s.isPresent() && ref.isPresent() ? List.of(s.get().score / ref.get().score) : List.of(),
+                v -> v >= wanted, "");
+    }
+
+    private void target(String name, List<Double> values, Predicate<Double> ok, String detail) {
+        if (values.isEmpty()) {
+            targets.add(new String[] {name, "no result in this run", "n/a"});
+            return;
+        }
+        double min = values.stream().mapToDouble(Double::doubleValue).min().orElse(Double.NaN);
+        double max = values.stream().mapToDouble(Double::doubleValue).max().orElse(Double.NaN);
+        boolean met = values.stream().allMatch(ok);
+        String measured = (values.size() == 1 ? fmt("%.2f", min) : fmt("%.2f", min) + " to " + fmt("%.2f", max)
+                + " over " + values.size() + " results") + (detail.isEmpty() ? "" : "; " + detail);
+        targets.add(new String[] {name, measured, met ? "**met**" : "**missed**"});
+    }
+
+    // ---------------------------------------------------------------- lookups
+
+    private List<Result> select(Predicate<Result> p) {
+        return results.stream().filter(p).collect(Collectors.toList());
+    }
+
+    private static List<Result> sorted(List<Result> rows) {
+        rows.sort(Comparator.comparing((Result r) -> r.method.replaceAll("\\d+$", ""))
+                .thenComparing(r -> r.params.toString()).thenComparingInt(r -> r.threads));
+        return rows;
+    }
+
+    private List<String> values(String benchmark, String param) {
+        return results.stream().filter(r -> r.benchmark.equals(benchmark) && r.params.containsKey(param))
+                .map(r -> r.param(param)).distinct().collect(Collectors.toList());
+    }
+
+    private List<Result> hotRows(String impl, String algorithm, String regime) {
+        return sorted(select(r -> (r.benchmark.equals("HotKeyBenchmark") && r.param("algorithm").equals(algorithm)
+                || r.benchmark.equals("HotKeyCompetitorsBenchmark") && algorithm.equals("TOKEN_BUCKET"))
+                && r.param("impl").equals(impl) && r.param("regime").equals(regime)));
+    }
+
+    private Optional<Result> hot(String impl, String algorithm, String regime, int threads) {
+        return hotRows(impl, algorithm, regime).stream().filter(r -> r.threads == threads).findFirst();
+    }
+
+    private Optional<Result> hotFloor(String impl, int threads) {
+        String method = impl.equals("SLUICE_CALLER_TIME") ? "hotCasT" : impl.startsWith("SLUICE") ? "hotClockCasT"
+                : null;
+        return method == null ? Optional.empty() : select(r -> r.benchmark.equals("FloorBenchmark")
+                && r.method.equals(method + threads)).stream().findFirst();
+    }
+
+    private Optional<Result> many(String impl, String keyType, String distribution, int threads) {
+        return select(r -> r.benchmark.equals("ManyKeysBenchmark") && r.param("impl").equals(impl)
+                && r.param("keyType").equals(keyType) && r.param("distribution").equals(distribution)
+                && r.threads == threads).stream().findFirst();
+    }
+
+    private Optional<Result> coldFloor(String impl, String distribution, int threads) {
+        String method = impl.equals("SLUICE_CALLER_TIME") ? "coldCasT" : impl.startsWith("SLUICE")
+                ? "coldClockCasT" : null;
+        return method == null ? Optional.empty() : select(r -> r.benchmark.equals("FloorBenchmark")
+                && r.method.equals(method + threads) && r.param("distribution").equals(distribution))
+                .stream().findFirst();
+    }
+
+    private Optional<MemoryRow> memoryOf(String impl, String keyType, int keys) {
+        String owner = impl.startsWith("SLUICE") ? "SLUICE" : impl;
+        return memory.stream().filter(m -> m.impl.equals(owner) && m.keyType.equals(keyType) && m.keys == keys
+                && m.algorithm.equals("TOKEN_BUCKET") && !m.failed).findFirst();
+    }
+
+    private static int addSeries(XYChart chart, String name, List<Result> rows) {
+        List<Result> usable = rows.stream().filter(r -> r.score > 0).collect(Collectors.toList());
+        if (usable.isEmpty()) {
+            return 0;
+        }
+        chart.addSeries(name, usable.stream().map(r -> (double) r.threads).collect(Collectors.toList()),
+                usable.stream().map(r -> r.score).collect(Collectors.toList())).setMarker(SeriesMarkers.CIRCLE);
+        return 1;
+    }
+
+    // ---------------------------------------------------------------- formatting
+
+    private void row(String a, String b) {
+        md.append("| ").append(a).append(" | ").append(b).append(" |\n");
+    }
+
+    private static String shortName(String impl) {
+        return impl.replace("BUCKET4J_", "B4J ").replace("SYNCHRONIZED", "sync").replace("LOCK_FREE", "lock-free")
+                .replace("RESILIENCE4J", "R4J");
+    }
+
+    private static String pct(Result r, String key) {
+        Double v = r.percentiles.get(key);
+        return v == null ? "–" : fmt("%.0f", v);
+    }
+
+    static String ops(double v) {
+        if (Double.isNaN(v)) {
+            return "NaN";
+        }
+        return v >= 1e6 ? fmt("%.2f M", v / 1e6) : v >= 1e3 ? fmt("%.1f k", v / 1e3) : fmt("%.0f", v);
+    }
+
+    static String bytes(double v) {
+        return Double.isNaN(v) ? "–" : fmt("%.1f", v);
+    }
+
+    static String ratio(Optional<Double> v) {
+        return v.map(x -> fmt("%.2fx", x)).orElse("–");
+    }
+
+    private static String str(Object o) {
+        return o == null ? "?" : String.valueOf(o);
+    }
+
+    static String fmt(String format, Object... args) {
+        return String.format(Locale.ROOT, format, args);
+    }
+}

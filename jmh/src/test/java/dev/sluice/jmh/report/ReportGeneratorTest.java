@@ -1,0 +1,89 @@
+package dev.sluice.jmh.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ReportGeneratorTest {
+
+    private static String row(String benchmark, int threads, String params, double score, double bytes) {
+        return "{\"benchmark\":\"dev.sluice.jmh." + benchmark + "\",\"mode\":\"thrpt\",\"threads\":" + threads
+                + ",\"jvmArgs\":[],\"params\":{" + params + "},\"primaryMetric\":{\"score\":" + score
+                + ",\"scoreError\":\"NaN\",\"scoreUnit\":\"ops/s\"},\"secondaryMetrics\":{\"gc.alloc.rate.norm\":"
+                + "{\"score\":" + bytes + "}}}";
+    }
+
+    private static String hot(String impl, double score, double bytes) {
+        return row("HotKeyBenchmark.t1", 1, "\"impl\":\"" + impl
+                + "\",\"algorithm\":\"TOKEN_BUCKET\",\"regime\":\"ADMIT\"", score, bytes);
+    }
+
+    private static String report(Path dir, String json, List<String> memoryLines) throws Exception {
+        List<Result> results = Result.all(Json.parse(json));
+        return new ReportGenerator(results, MemoryRow.parse(memoryLines), new Properties(),
+                new LinkedHashMap<>(), new LinkedHashMap<String, TreeSet<String>>(), dir).render("");
+    }
+
+    private static String status(String report, String targetStart) {
+        for (String line : report.split("\n")) {
+            if (line.startsWith("| " + targetStart)) {
+                String[] cells = line.split("\\|");
+                return cells[cells.length - 1].trim();
+            }
+        }
+        throw new AssertionError("no target row " + targetStart + " in\n" + report);
+    }
+
+    @Test
+    void judgesTargetsFromTheRatiosOfOneRun(@TempDir Path dir) throws Exception {
+        String json = "[" + hot("SLUICE", 30e6, 0.01) + "," + hot("REFERENCE", 20e6, 0.0) + ","
+                + row("FloorBenchmark.hotClockCasT1", 1, "", 40e6, 0.0) + "]";
+        String report = report(dir, json, List.of());
+
+        // 30M / 20M = 1.5x the reference: the 1.2x target is met.
+        assertEquals("**met**", status(report, "Hot key, 1 thread, own clock: ≥ 1.2x"));
+        // 40M / 30M = 1.33x the floor: outside 1.15x.
+        assertEquals("**missed**", status(report, "Hot key, 1 thread, own clock: within 1.15x"));
+        assertEquals("n/a", status(report, "Hot key, 2 threads"));
+        assertEquals("**met**", status(report, "0 B/op"));
+        assertTrue(report.contains("| TOKEN_BUCKET | SLUICE | 1 | 30.00 M | NaN | 1.50x | 0.0 | 1.33x |"), report);
+        assertTrue(Files.exists(dir.resolve("hotkey-threads-admit.png")));
+    }
+
+    @Test
+    void flagsAnAllocatingSluicePathAndOversizedKeys(@TempDir Path dir) throws Exception {
+        String json = "[" + hot("SLUICE", 30e6, 24.0) + "]";
+        List<String> memory = List.of(
+                "SLUICE\tTOKEN_BUCKET\tLONG\t1000000\t100\t40000000\t0.0\t40.0\t",
+                "GUAVA\tTOKEN_BUCKET\tLONG\t1000000\t-1\t-1\t-1\t-1\tOOM with -Xmx 16 MiB");
+        String report = report(dir, json, memory);
+
+        assertEquals("**missed**", status(report, "0 B/op"));
+        assertEquals("**missed**", status(report, "≤ 32 bytes per key"));
+        assertEquals("**met**", status(report, "0 heap bytes per key"));
+        assertTrue(report.contains("| GUAVA | TOKEN_BUCKET | 1000000 | LONG | – | – | no result | OOM"), report);
+    }
+
+    @Test
+    void readsJmhNumbersIncludingNaN() {
+        Object parsed = Json.parse("{\"a\":[1.5e3,-2,NaN,\"x\\\"y\",true,null],\"b\":{}}");
+        Map<?, ?> map = (Map<?, ?>) parsed;
+        List<?> a = (List<?>) map.get("a");
+        assertEquals(1500.0, a.get(0));
+        assertEquals(-2.0, a.get(1));
+        assertTrue(Double.isNaN((Double) a.get(2)));
+        assertEquals("x\"y", a.get(3));
+        assertEquals(Boolean.TRUE, a.get(4));
+        assertEquals(null, a.get(5));
+        assertTrue(((Map<?, ?>) map.get("b")).isEmpty());
+    }
+}
