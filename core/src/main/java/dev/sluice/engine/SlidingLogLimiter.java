@@ -10,9 +10,10 @@ import dev.sluice.table.SlotLifecycle;
  * The sliding window log: each key's state word is the header of its ring of timestamps.
  *
  * <p>Guarantees: linearizable per key. A denial reads the header (volatile), the ring, and the header again: if it
- * did not change, nothing was written in between, so the ring it read was the key's. An admission claims the key
- * with one CAS from the header it decided on to that header's successor with the claim bit set (the linearization
- * point), writes the ring, and publishes the successor with a release store. Not lock-free: while a key is claimed
+ * did not change, the ring it read was the key's. An admission first decides optimistically, then claims the key
+ * with one CAS of the header (setting its claim bit), decides again on the ring the claim freezes (the
+ * linearization point: a header can come back to an earlier value after a full lap of the ring, so the first
+ * decision alone could be stale), writes the ring and publishes the new header with a release store. Not lock-free: while a key is claimed
  * (a few plain stores, never a system call or an allocation) its other writers spin; denials never wait for a
  * claim to be released longer than those stores. Other keys are never affected.
  */
@@ -78,7 +79,9 @@ final class SlidingLogLimiter extends EngineLimiter {
                 }
                 continue;
             }
-            if (!table.casState(handle, header, next | SlidingWindowLog.CLAIM)) {
+            // Volatile CAS: claims the key. The decision above was optimistic (the ring may have gone a full lap
+            // back to this header value meanwhile), so it is taken again below on the ring the claim now freezes.
+            if (!table.casState(handle, header, header | SlidingWindowLog.CLAIM)) {
                 Thread.onSpinWait();
                 continue;
             }
@@ -86,6 +89,14 @@ final class SlidingLogLimiter extends EngineLimiter {
                 // The slot passed to another key whose fresh header equalled ours: undo the claim, look again.
                 table.putStateRelease(handle, header);
                 return RETRY;
+            }
+            next = log.acquire(header, mem, base, t, permits);
+            if (next == SlidingWindowLog.DENIED) {
+                if (d != null) {
+                    log.describe(header, false, mem, base, t, permits, d);
+                }
+                table.putStateRelease(handle, header);
+                return DENY;
             }
             log.write(header, mem, base, t, permits);
             if (d != null) {
