@@ -49,15 +49,8 @@ esac
 # shellcheck disable=SC2206
 EXTRA=(${JMH_EXTRA:-})
 
-# The reference lives in core; an older core build may lack it: then every REFERENCE run is left out and said so.
-if unzip -l "$JAR" | grep -q 'dev/sluice/reference/ReferenceRateLimiter.class'; then
-  REFERENCE_NOTE=""
-  impls() { echo "$1"; }
-else
-  REFERENCE_NOTE="ReferenceRateLimiter is not in this core build: no REFERENCE results"
-  echo "WARNING: $REFERENCE_NOTE" >&2
-  impls() { echo "$1" | sed 's/,REFERENCE//; s/REFERENCE,//'; }
-fi
+REFERENCE_NOTE=""
+impls() { echo "$1"; }
 HOT_IMPLS=$(impls SLUICE,SLUICE_CALLER_TIME,REFERENCE)
 MANY_IMPLS=$(impls SLUICE,SLUICE_CALLER_TIME,SLUICE_DECISION,REFERENCE,BUCKET4J_LOCK_FREE,BUCKET4J_SYNCHRONIZED,RESILIENCE4J,GUAVA)
 LATENCY_IMPLS=$(impls SLUICE,SLUICE_CALLER_TIME,REFERENCE,BUCKET4J_LOCK_FREE,BUCKET4J_SYNCHRONIZED,RESILIENCE4J,GUAVA)
