@@ -28,6 +28,11 @@ public interface PackedAlgorithm {
     /** The state of a key first seen at {@code t}. */
     long freshState(long t);
 
+    /** The state of a key first seen at {@code t} in a slot whose previous key's last state was {@code previous}. */
+    default long freshState(long t, long previous) {
+        return freshState(t);
+    }
+
     /**
      * Fills {@code decision} for a request of {@code permits} at {@code t} that saw {@code state} and produced
      * {@code next} ({@link #DENIED} if denied).

@@ -9,7 +9,7 @@ import dev.sluice.table.OffHeapMemory;
  * {@code n} is admitted iff, with it, at most {@code limit} permits fall in {@code (t - W, t]}. Exact.
  *
  * <pre>
- * header: [ 0 | claim (1) | full (1) | ring index (41 bits) | position (20 bits) ]
+ * header: [ 0 | claim (1) | full (1) | version (17 bits) | ring index (24 bits) | position (20 bits) ]
  * ring:   limit x long, entry i = admission time (ns of limiter time) of the permit with sequence number
  *         s = i (mod limit); position = next sequence number mod limit; full = at least limit permits ever admitted
  * admit n  iff  n <= limit and (fewer than limit - n + 1 permits ever, or
@@ -28,7 +28,15 @@ public final class SlidingWindowLog {
     private static final long FULL = 1L << 61;
     private static final int RING_SHIFT = 20;
     private static final long POSITION_MASK = (1L << RING_SHIFT) - 1;
-    private static final long RING_MASK = (1L << 41) - 1;
+    /** Rings per table stripe are limited to 2^24 (see {@code KeyTable}). */
+    public static final long MAX_RINGS = 1L << 24;
+    private static final long RING_MASK = MAX_RINGS - 1;
+    /**
+     * Advanced by every write, so that a header never comes back to an earlier value after a lap of the ring (an
+     * ABA that would let a stale claim or reclaim CAS succeed) unless 2^17 writes happen while a thread stalls.
+     */
+    private static final long VERSION_ONE = 1L << 44;
+    private static final long VERSION_MASK = ((1L << 17) - 1) << 44;
     /** A timestamp outside every window: slots freed by {@link #release} in a wrapped ring. */
     private static final long EXPIRED = Long.MIN_VALUE / 4;
 
@@ -74,7 +82,7 @@ public final class SlidingWindowLog {
         }
         long next = pos + permits;
         long newFull = full || next >= limit ? FULL : 0;
-        return (header & ~(POSITION_MASK | FULL | CLAIM)) | newFull | (next % limit);
+        return nextVersion(header & ~(POSITION_MASK | FULL | CLAIM)) | newFull | (next % limit);
     }
 
     /** Writes the entries of an admission decided by {@link #acquire} on {@code header}; the caller holds the claim. */
@@ -109,7 +117,7 @@ public final class SlidingWindowLog {
                 putEntry(mem, ringBase, seqIndex(header, k), EXPIRED);
             }
         }
-        long kept = header & ~(POSITION_MASK | CLAIM);
+        long kept = nextVersion(header & ~(POSITION_MASK | CLAIM));
         return kept | newPos;
     }
 
@@ -142,6 +150,10 @@ public final class SlidingWindowLog {
     private long effectiveTime(long header, OffHeapMemory mem, int ringBase, long t) {
         long stored = stored(header);
         return stored == 0 ? t : Math.max(t, entry(mem, ringBase, seqIndex(header, stored - 1)));
+    }
+
+    private static long nextVersion(long header) {
+        return (header & ~VERSION_MASK) | ((header + VERSION_ONE) & VERSION_MASK);
     }
 
     /** How many entries of the ring are valid: every slot once the ring has wrapped. */

@@ -7,7 +7,7 @@ import dev.sluice.RateLimitConfig;
  * Token bucket and leaky bucket as GCRA: the state is the theoretical arrival time (TAT).
  *
  * <pre>
- * state: [ 0 | TAT, ns of limiter time (63 bits) ]     TAT <= t + tau, so below 2^61
+ * state: [ 0 | generation (2 bits) | TAT, ns of limiter time (61 bits) ]     TAT <= t + tau, so below 2^61
  * T   = ceil(window / limit)     emission interval: refill never faster than the ideal bucket
  * tau = burst * T                tolerance: the bucket's capacity, in time
  * admit n  iff  max(TAT, t) + n*T - t <= tau ;  then TAT' = max(TAT, t) + n*T
@@ -16,8 +16,15 @@ import dev.sluice.RateLimitConfig;
  * same queue seen from the other side: an admitted request must wait {@code max(TAT, t) - t} before it proceeds,
  * which spaces the output by {@code T}. Ranges: {@code T <= 366 days}, {@code tau < 2^60} (checked by the config),
  * {@code t <= 2^58}: no sum here can overflow.
+ *
+ * <p>The generation: a give-back lowers the TAT, so a key's state can fall back to a value it had before. A slot's
+ * next key starts with the previous key's generation plus one, so no state of the new key equals one of the old
+ * key's, and an updater still holding an old value fails its CAS (unless four keys passed through the slot while
+ * it stalled, with the same TAT besides).
  */
 public final class TokenBucket implements PackedAlgorithm {
+
+    private static final long GENERATION = 3L << 61;
 
     private final long emission;
     private final long tolerance;
@@ -32,23 +39,24 @@ public final class TokenBucket implements PackedAlgorithm {
     }
 
     @Override
-    public long acquire(long tat, long t, long permits) {
+    public long acquire(long state, long t, long permits) {
         if (permits > burst) {
             return DENIED;
         }
-        long next = Math.max(tat, t) + permits * emission;
-        return next - t <= tolerance ? next : DENIED;
+        long next = Math.max(state & ~GENERATION, t) + permits * emission;
+        return next - t <= tolerance ? next | (state & GENERATION) : DENIED;
     }
 
     @Override
-    public long release(long tat, long t, long permits) {
+    public long release(long state, long t, long permits) {
+        long tat = state & ~GENERATION;
         long back = Math.min(permits, burst) * emission;
-        return Math.max(tat - back, Math.min(tat, t));
+        return Math.max(tat - back, Math.min(tat, t)) | (state & GENERATION);
     }
 
     @Override
-    public boolean isIdle(long tat, long t) {
-        return tat < t;
+    public boolean isIdle(long state, long t) {
+        return (state & ~GENERATION) < t;
     }
 
     @Override
@@ -57,8 +65,15 @@ public final class TokenBucket implements PackedAlgorithm {
     }
 
     @Override
-    public void describe(long tat, long next, long t, long permits, Decision d) {
+    public long freshState(long t, long previous) {
+        return t | ((previous + (1L << 61)) & GENERATION);
+    }
+
+    @Override
+    public void describe(long state, long next, long t, long permits, Decision d) {
+        long tat = state & ~GENERATION;
         if (next != DENIED) {
+            next &= ~GENERATION;
             long remaining = (tolerance - (next - t)) / emission;
             long delay = leaky ? next - permits * emission - t : 0;
             d.set(true, burst, remaining, 0, next - t, delay);

@@ -29,8 +29,8 @@ final class PackedStateLimiter extends EngineLimiter {
             }
 
             @Override
-            public long freshState(long ring, long t) {
-                return a.freshState(t);
+            public long freshState(long ring, long t, long previous) {
+                return a.freshState(t, previous);
             }
 
             @Override
@@ -50,7 +50,7 @@ final class PackedStateLimiter extends EngineLimiter {
         for (;;) {
             // Volatile read: the state we decide on; the keyword check after it tells whether it is still our key's.
             long state = table.state(handle);
-            if (state == KeyTable.DEAD || !table.owns(handle, keyword, check)) {
+            if (state < 0 || !table.owns(handle, keyword, check)) {
                 return RETRY;
             }
             long next = algorithm.acquire(state, t, permits);
@@ -75,7 +75,7 @@ final class PackedStateLimiter extends EngineLimiter {
     boolean giveBack(KeyTable table, long handle, long keyword, long check, long permits, long t) {
         for (;;) {
             long state = table.state(handle);
-            if (state == KeyTable.DEAD || !table.owns(handle, keyword, check)) {
+            if (state < 0 || !table.owns(handle, keyword, check)) {
                 return false;
             }
             long next = algorithm.release(state, t, permits);

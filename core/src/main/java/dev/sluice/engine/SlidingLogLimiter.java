@@ -34,7 +34,7 @@ final class SlidingLogLimiter extends EngineLimiter {
             }
 
             @Override
-            public long freshState(long ring, long t) {
+            public long freshState(long ring, long t, long previous) {
                 return SlidingWindowLog.freshHeader(ring);
             }
 
@@ -60,7 +60,7 @@ final class SlidingLogLimiter extends EngineLimiter {
         for (;;) {
             // Volatile read: orders the ring reads after it and pairs with the claim holder's release store.
             long header = table.state(handle);
-            if (header == KeyTable.DEAD || !table.owns(handle, keyword, check)) {
+            if (header < 0 || !table.owns(handle, keyword, check)) {
                 return RETRY;
             }
             if (SlidingWindowLog.claimed(header)) {
@@ -113,7 +113,7 @@ final class SlidingLogLimiter extends EngineLimiter {
         OffHeapMemory mem = table.memoryOf(handle);
         for (;;) {
             long header = table.state(handle);
-            if (header == KeyTable.DEAD || !table.owns(handle, keyword, check)) {
+            if (header < 0 || !table.owns(handle, keyword, check)) {
                 return false;
             }
             if (SlidingWindowLog.claimed(header) || !table.casState(handle, header, header | SlidingWindowLog.CLAIM)) {

@@ -1,5 +1,7 @@
 package dev.sluice.table;
 
+import dev.sluice.algorithm.SlidingWindowLog;
+
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -39,7 +41,10 @@ import java.util.concurrent.ThreadLocalRandom;
  */
 public final class KeyTable {
 
-    /** State of a slot that holds no key (passing to another key, or a tombstone): updaters look the key up again. */
+    /**
+     * Sign bit of the state of a slot that holds no key (passing to another key, or a tombstone): updaters that read
+     * a negative state look the key up again. The other bits keep the last key's state, for the next fresh state.
+     */
     public static final long DEAD = Long.MIN_VALUE;
     /** {@link #find} and {@link #findOrPut}: the key is absent. */
     public static final long ABSENT = -1L;
@@ -136,7 +141,7 @@ public final class KeyTable {
         // The two dedicated slots own the two spare rings of stripe 0; their keywords are never looked at.
         for (int r = 0; r < 2; r++) {
             memory[0].putLongRelease((slotsPerStripe + r) * slotBytes + stateOffset,
-                    lifecycle.freshState(ringsPerStripe + r, t));
+                    lifecycle.freshState(ringsPerStripe + r, t, 0));
         }
     }
 
@@ -144,7 +149,8 @@ public final class KeyTable {
     private static int ringStripeCount(int capacity, int ringWords) {
         long bytes = (long) capacity * (ringWords * 8L + 40);
         int stripes = 1;
-        while (bytes / stripes > MAX_STRIPE_BYTES / 2 && stripes < 1 << 16) {
+        while ((bytes / stripes > MAX_STRIPE_BYTES / 2 || capacity / stripes >= SlidingWindowLog.MAX_RINGS / 2)
+                && stripes < 1 << 16) {
             stripes <<= 1;
         }
         return stripes;
@@ -229,7 +235,9 @@ public final class KeyTable {
                 if (ringsPerStripe > 0) {
                     ring = stripe.freeCount > 0 ? stripe.freeRings[--stripe.freeCount] : stripe.nextRing++;
                 }
-                publishNew(mem, target, keyword, check, lifecycle.freshState(ring, Math.max(t, stripe.reclaimedAt)));
+                long previous = mem.getLongVolatile(target + stateOffset) & Long.MAX_VALUE;
+                publishNew(mem, target, keyword, check,
+                        lifecycle.freshState(ring, Math.max(t, stripe.reclaimedAt), previous));
                 if (target == end) {
                     stripe.nonEmpty++;
                 }
@@ -252,11 +260,11 @@ public final class KeyTable {
         // Volatile CAS to DEAD: fails if the key was touched since its idleness was checked; updaters that read
         // DEAD look the key up again.
         if (old < 0 || !lifecycle.isIdle(this, handle(stripeIndex, offset), old, t)
-                || !mem.compareAndSetLong(offset + stateOffset, old, DEAD)) {
+                || !mem.compareAndSetLong(offset + stateOffset, old, old | DEAD)) {
             return false;
         }
         stripe.reclaimedAt = Math.max(stripe.reclaimedAt, t);
-        publishOver(mem, offset, keyword, check, lifecycle.freshState(lifecycle.ringOf(old), stripe.reclaimedAt));
+        publishOver(mem, offset, keyword, check, lifecycle.freshState(lifecycle.ringOf(old), stripe.reclaimedAt, old));
         return true;
     }
 
@@ -292,7 +300,7 @@ public final class KeyTable {
         long old = mem.getLongVolatile(offset + stateOffset);
         // Volatile CAS: fails if the key was touched since its idleness was checked.
         if (old < 0 || !lifecycle.isIdle(this, handle(stripeIndex, offset), old, t)
-                || !mem.compareAndSetLong(offset + stateOffset, old, DEAD)) {
+                || !mem.compareAndSetLong(offset + stateOffset, old, old | DEAD)) {
             return false;
         }
         // Release: a finder that reads the tombstone skips the slot; its state already reads dead.

@@ -35,8 +35,8 @@ final class ReadThenWriteLimiter {
             }
 
             @Override
-            public long freshState(long ring, long now) {
-                return a.freshState(now);
+            public long freshState(long ring, long now, long previous) {
+                return a.freshState(now, previous);
             }
 
             @Override

@@ -36,7 +36,7 @@ final class UnclaimedLog {
             }
 
             @Override
-            public long freshState(long ring, long now) {
+            public long freshState(long ring, long now, long previous) {
                 return SlidingWindowLog.freshHeader(ring);
             }
 

@@ -48,8 +48,8 @@ public final class TableHarness {
             }
 
             @Override
-            public long freshState(long ring, long now) {
-                return a.freshState(now);
+            public long freshState(long ring, long now, long previous) {
+                return a.freshState(now, previous);
             }
 
             @Override
