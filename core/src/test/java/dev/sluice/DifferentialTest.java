@@ -3,8 +3,10 @@ package dev.sluice;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.sluice.reference.ReferenceRateLimiter;
+import dev.sluice.table.MemoryFactory;
 import java.time.Duration;
 import java.util.SplittableRandom;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -26,14 +28,26 @@ class DifferentialTest {
         long seed = 0x5EED_0000L + algorithm.ordinal();
         for (long[] lw : LIMITS_AND_WINDOWS_MS) {
             RateLimitConfig config = RateLimitConfig.of(algorithm, lw[0], Duration.ofMillis(lw[1]));
-            compare(config, seed++);
+            compare(config, MemoryBackend.AUTO, seed++);
             if (algorithm == Algorithm.TOKEN_BUCKET || algorithm == Algorithm.LEAKY_BUCKET) {
-                compare(config.withBurst(Math.max(1, lw[0] / 2)), seed++);
+                compare(config.withBurst(Math.max(1, lw[0] / 2)), MemoryBackend.AUTO, seed++);
             }
         }
     }
 
-    private static void compare(RateLimitConfig config, long seed) {
+    /** AUTO picks one backend; the others this JVM allows must decide exactly the same. */
+    @ParameterizedTest
+    @EnumSource(value = MemoryBackend.class, names = {"VAR_HANDLE", "UNSAFE", "AGRONA"})
+    void everyMemoryBackendAgreesWithReference(MemoryBackend backend) {
+        Assumptions.assumeTrue(backend != MemoryBackend.AGRONA || MemoryFactory.agronaUsable(),
+                "AGRONA needs --add-exports java.base/jdk.internal.misc=ALL-UNNAMED");
+        long seed = 0xBAC0_0000L + backend.ordinal() * 16L;
+        for (Algorithm algorithm : Algorithm.values()) {
+            compare(RateLimitConfig.of(algorithm, 7, Duration.ofMillis(250)), backend, seed++);
+        }
+    }
+
+    private static void compare(RateLimitConfig config, MemoryBackend backend, long seed) {
         SplittableRandom random = new SplittableRandom(seed);
         ManualClock clock = new ManualClock();
         clock.setNanos(random.nextLong(1L << 40));
@@ -42,7 +56,7 @@ class DifferentialTest {
         long emission = Math.max(1, window / config.limit());
         Decision expected = new Decision();
         Decision actual = new Decision();
-        try (RateLimiter engine = RateLimiter.builder(config).clock(clock).maxKeys(keys).build();
+        try (RateLimiter engine = RateLimiter.builder(config).clock(clock).maxKeys(keys).memory(backend).build();
                 RateLimiter reference = new ReferenceRateLimiter(config, clock)) {
             long now = clock.nanoTime();
             for (int i = 0; i < REQUESTS_PER_CONFIG; i++) {

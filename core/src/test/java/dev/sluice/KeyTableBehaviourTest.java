@@ -2,8 +2,11 @@ package dev.sluice;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sluice.table.MemoryFactory;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -144,14 +147,30 @@ class KeyTableBehaviourTest {
     }
 
     @Test
-    void bothMemoryBackendsThatThisJvmAllowsWork() {
-        try (RateLimiter limiter = RateLimiter.builder(RateLimitConfig.of(Algorithm.TOKEN_BUCKET, 2,
-                Duration.ofSeconds(1))).clock(clock).maxKeys(16).memory(MemoryBackend.VAR_HANDLE).build()) {
-            assertEquals("YYN", LimiterTestSupport.take(limiter, 1, 3));
+    void autoPicksUnsafeUpToJdk23AndEveryBackendThisJvmAllowsWorks() {
+        MemoryBackend auto = MemoryFactory.of(MemoryBackend.AUTO).backend();
+        if (Runtime.version().feature() < 24) {
+            assertEquals(MemoryBackend.UNSAFE, auto, "no-flag JDK 17 must get the fastest backend");
+        } else {
+            assertNotEquals(MemoryBackend.UNSAFE, auto, "JDK 24+ warns on sun.misc.Unsafe memory access");
         }
-        try (RateLimiter limiter = RateLimiter.builder(RateLimitConfig.of(Algorithm.TOKEN_BUCKET, 2,
-                Duration.ofSeconds(1))).clock(clock).maxKeys(16).memory(MemoryBackend.AUTO).build()) {
-            assertEquals("YYN", LimiterTestSupport.take(limiter, 1, 3));
+        for (MemoryBackend backend : MemoryBackend.values()) {
+            if (backend == MemoryBackend.AGRONA && !MemoryFactory.agronaUsable()) {
+                IllegalStateException e = assertThrows(IllegalStateException.class, () -> RateLimiter.builder(
+                        RateLimitConfig.of(Algorithm.TOKEN_BUCKET, 2, Duration.ofSeconds(1))).memory(backend).build());
+                assertTrue(e.getMessage().contains("--add-exports"), e.getMessage());
+                continue;
+            }
+            try (RateLimiter limiter = RateLimiter.builder(RateLimitConfig.of(Algorithm.TOKEN_BUCKET, 2,
+                    Duration.ofSeconds(1))).clock(clock).maxKeys(16).memory(backend).build()) {
+                assertEquals("YYN", LimiterTestSupport.take(limiter, 1, 3), backend.name());
+                assertEquals("YYN", "" + yn(limiter.tryAcquire("one")) + yn(limiter.tryAcquire("one"))
+                        + yn(limiter.tryAcquire("one")), backend.name());
+            }
         }
+    }
+
+    private static char yn(boolean admitted) {
+        return admitted ? 'Y' : 'N';
     }
 }

@@ -75,14 +75,14 @@ public final class SlidingWindowLog {
         long now = effectiveTime(header, mem, ringBase, t);
         if (full || pos + permits > limit) {
             // The entry this admission overwrites last: it must already be out of the window.
-            long oldest = entry(mem, ringBase, (pos + permits - 1) % limit);
+            long oldest = entry(mem, ringBase, wrap(pos + permits - 1));
             if (oldest > now - window) {
                 return DENIED;
             }
         }
         long next = pos + permits;
         long newFull = full || next >= limit ? FULL : 0;
-        return nextVersion(header & ~(POSITION_MASK | FULL | CLAIM)) | newFull | (next % limit);
+        return nextVersion(header & ~(POSITION_MASK | FULL | CLAIM)) | newFull | wrap(next);
     }
 
     /** Writes the entries of an admission decided by {@link #acquire} on {@code header}; the caller holds the claim. */
@@ -91,7 +91,7 @@ public final class SlidingWindowLog {
         long pos = header & POSITION_MASK;
         for (long i = 0; i < permits; i++) {
             // Plain: the release store of the unclaimed header publishes these entries.
-            mem.putLongPlain(ringBase + (int) ((pos + i) % limit) * 8, now);
+            mem.putLongPlain(ringBase + (int) wrap(pos + i) * 8, now);
         }
     }
 
@@ -110,7 +110,7 @@ public final class SlidingWindowLog {
             putEntry(mem, ringBase, seqIndex(header, k - removed), entry(mem, ringBase, seqIndex(header, k)));
         }
         long pos = header & POSITION_MASK;
-        long newPos = ((pos - removed) % limit + limit) % limit;
+        long newPos = pos >= removed ? pos - removed : pos - removed + limit;
         if ((header & FULL) != 0) {
             // A wrapped ring stays wrapped: the freed slots become its oldest entries, marked as long expired.
             for (long k = stored - removed; k < stored; k++) {
@@ -152,6 +152,11 @@ public final class SlidingWindowLog {
         return stored == 0 ? t : Math.max(t, entry(mem, ringBase, seqIndex(header, stored - 1)));
     }
 
+    /** {@code i mod limit} for {@code i} in {@code [0, 2 * limit)}: a ring index without a division. */
+    private long wrap(long i) {
+        return i >= limit ? i - limit : i;
+    }
+
     private static long nextVersion(long header) {
         return (header & ~VERSION_MASK) | ((header + VERSION_ONE) & VERSION_MASK);
     }
@@ -164,7 +169,7 @@ public final class SlidingWindowLog {
     /** Ring index of the k-th oldest valid entry. */
     private long seqIndex(long header, long k) {
         long pos = header & POSITION_MASK;
-        return (header & FULL) != 0 ? (pos + k) % limit : k;
+        return (header & FULL) != 0 ? wrap(pos + k) : k;
     }
 
     /** Number of valid entries newer than {@code threshold}: binary search, the entries being sorted. */

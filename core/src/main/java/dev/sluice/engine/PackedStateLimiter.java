@@ -3,6 +3,7 @@ package dev.sluice.engine;
 import dev.sluice.Decision;
 import dev.sluice.algorithm.PackedAlgorithm;
 import dev.sluice.table.KeyTable;
+import dev.sluice.table.OffHeapMemory;
 import dev.sluice.table.SlotLifecycle;
 
 /**
@@ -47,10 +48,12 @@ final class PackedStateLimiter extends EngineLimiter {
 
     @Override
     int decide(KeyTable table, long handle, long keyword, long check, long permits, long t, Decision d) {
+        OffHeapMemory mem = table.memoryOf(handle);
+        int at = table.stateOffset(handle);
         for (;;) {
             // Volatile read: the state we decide on; the keyword check after it tells whether it is still our key's.
-            long state = table.state(handle);
-            if (state < 0 || !table.owns(handle, keyword, check)) {
+            long state = mem.getLongVolatile(at);
+            if (state < 0 || !table.owns(mem, handle, keyword, check)) {
                 return RETRY;
             }
             long next = algorithm.acquire(state, t, permits);
@@ -61,7 +64,7 @@ final class PackedStateLimiter extends EngineLimiter {
                 return DENY;
             }
             // Volatile CAS: the admission's linearization point; it fails if any other write reached the slot.
-            if (table.casState(handle, state, next)) {
+            if (mem.compareAndSetLong(at, state, next)) {
                 if (d != null) {
                     algorithm.describe(state, next, t, permits, d);
                 }
@@ -73,13 +76,17 @@ final class PackedStateLimiter extends EngineLimiter {
 
     @Override
     boolean giveBack(KeyTable table, long handle, long keyword, long check, long permits, long t) {
+        OffHeapMemory mem = table.memoryOf(handle);
+        int at = table.stateOffset(handle);
         for (;;) {
-            long state = table.state(handle);
-            if (state < 0 || !table.owns(handle, keyword, check)) {
+            // Volatile read, then the keyword check, as in decide.
+            long state = mem.getLongVolatile(at);
+            if (state < 0 || !table.owns(mem, handle, keyword, check)) {
                 return false;
             }
             long next = algorithm.release(state, t, permits);
-            if (next == state || table.casState(handle, state, next)) {
+            // Volatile CAS: fails if any other write reached the slot since the read.
+            if (next == state || mem.compareAndSetLong(at, state, next)) {
                 return true;
             }
             Thread.onSpinWait();

@@ -57,10 +57,11 @@ final class SlidingLogLimiter extends EngineLimiter {
     @Override
     int decide(KeyTable table, long handle, long keyword, long check, long permits, long t, Decision d) {
         OffHeapMemory mem = table.memoryOf(handle);
+        int at = table.stateOffset(handle);
         for (;;) {
             // Volatile read: orders the ring reads after it and pairs with the claim holder's release store.
-            long header = table.state(handle);
-            if (header < 0 || !table.owns(handle, keyword, check)) {
+            long header = mem.getLongVolatile(at);
+            if (header < 0 || !table.owns(mem, handle, keyword, check)) {
                 return RETRY;
             }
             if (SlidingWindowLog.claimed(header)) {
@@ -74,20 +75,20 @@ final class SlidingLogLimiter extends EngineLimiter {
                     log.describe(header, false, mem, base, t, permits, d);
                 }
                 // Volatile re-read: an unchanged header means no writer touched the ring we read.
-                if (table.state(handle) == header && table.owns(handle, keyword, check)) {
+                if (mem.getLongVolatile(at) == header && table.owns(mem, handle, keyword, check)) {
                     return DENY;
                 }
                 continue;
             }
             // Volatile CAS: claims the key. The decision above was optimistic (the ring may have gone a full lap
             // back to this header value meanwhile), so it is taken again below on the ring the claim now freezes.
-            if (!table.casState(handle, header, header | SlidingWindowLog.CLAIM)) {
+            if (!mem.compareAndSetLong(at, header, header | SlidingWindowLog.CLAIM)) {
                 Thread.onSpinWait();
                 continue;
             }
-            if (!table.owns(handle, keyword, check)) {
+            if (!table.owns(mem, handle, keyword, check)) {
                 // The slot passed to another key whose fresh header equalled ours: undo the claim, look again.
-                table.putStateRelease(handle, header);
+                mem.putLongRelease(at, header);
                 return RETRY;
             }
             next = log.acquire(header, mem, base, t, permits);
@@ -95,7 +96,7 @@ final class SlidingLogLimiter extends EngineLimiter {
                 if (d != null) {
                     log.describe(header, false, mem, base, t, permits, d);
                 }
-                table.putStateRelease(handle, header);
+                mem.putLongRelease(at, header);
                 return DENY;
             }
             log.write(header, mem, base, t, permits);
@@ -103,7 +104,7 @@ final class SlidingLogLimiter extends EngineLimiter {
                 log.describe(next, true, mem, base, t, permits, d);
             }
             // Release: publishes the ring entries written under the claim together with the new header.
-            table.putStateRelease(handle, next);
+            mem.putLongRelease(at, next);
             return ADMIT;
         }
     }
@@ -111,21 +112,22 @@ final class SlidingLogLimiter extends EngineLimiter {
     @Override
     boolean giveBack(KeyTable table, long handle, long keyword, long check, long permits, long t) {
         OffHeapMemory mem = table.memoryOf(handle);
+        int at = table.stateOffset(handle);
         for (;;) {
-            long header = table.state(handle);
-            if (header < 0 || !table.owns(handle, keyword, check)) {
+            long header = mem.getLongVolatile(at);
+            if (header < 0 || !table.owns(mem, handle, keyword, check)) {
                 return false;
             }
-            if (SlidingWindowLog.claimed(header) || !table.casState(handle, header, header | SlidingWindowLog.CLAIM)) {
+            if (SlidingWindowLog.claimed(header) || !mem.compareAndSetLong(at, header, header | SlidingWindowLog.CLAIM)) {
                 Thread.onSpinWait();
                 continue;
             }
-            if (!table.owns(handle, keyword, check)) {
-                table.putStateRelease(handle, header);
+            if (!table.owns(mem, handle, keyword, check)) {
+                mem.putLongRelease(at, header);
                 return false;
             }
             long next = log.release(header, mem, ringBase(table, header), t, permits);
-            table.putStateRelease(handle, next);
+            mem.putLongRelease(at, next);
             return true;
         }
     }

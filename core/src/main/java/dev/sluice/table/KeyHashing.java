@@ -3,8 +3,10 @@ package dev.sluice.table;
 /**
  * Seeded key hashing. Each table draws a random seed, so callers cannot craft keys that share a probe chain.
  *
- * <p>A {@code long} key is mixed by a bijection of the 64-bit space (xor with the seed, then the MurmurHash3
- * finaliser, whose steps are all invertible): the mixed word identifies the key exactly. A {@code CharSequence} key
+ * <p>A {@code long} key is mixed by a bijection of the 64-bit space: xor with the seed, multiply by an odd number
+ * drawn from the seed, fold the high half onto the low half; each step is invertible, so the mixed word identifies
+ * the key exactly. Both the xor and the multiplier are secret, so how keys spread over slots cannot be predicted;
+ * one multiply on the key's path (the multiplier's own does not wait for the key) keeps it short. A {@code CharSequence} key
  * is reduced to a fingerprint of two lanes: a seeded 64-bit hash of its characters (which also places it in the
  * table), and its {@code String.hashCode()} and length (a second seeded hash for other sequences). Two distinct
  * keys share state only if both lanes collide: for n random keys the chance that any pair does is about
@@ -21,7 +23,8 @@ public final class KeyHashing {
 
     /** A bijective, seeded mix of a 64-bit key. */
     public static long mixLong(long key, long seed) {
-        return fmix64(key ^ seed);
+        long x = (key ^ seed) * (seed * M2 | 1);
+        return x ^ (x >>> 32);
     }
 
     /** The MurmurHash3 64-bit finaliser: a bijection with full avalanche. */

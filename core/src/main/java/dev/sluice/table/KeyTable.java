@@ -392,10 +392,14 @@ public final class KeyTable {
 
     /** Whether the slot still belongs to the key; call after reading the state, to validate what was read. */
     public boolean owns(long handle, long keyword, long check) {
+        return owns(memory[stripeIndex(handle)], handle, keyword, check);
+    }
+
+    /** {@link #owns(long, long, long)} given the slot's {@link #memoryOf memory}, for callers that hold it. */
+    public boolean owns(OffHeapMemory mem, long handle, long keyword, long check) {
         if (!stringKeys && (keyword == EMPTY || keyword == TOMBSTONE)) {
             return true;
         }
-        OffHeapMemory mem = memory[stripeIndex(handle)];
         int offset = offset(handle);
         // Plain reads are ordered after the caller's volatile read of the state (acquire semantics).
         return mem.getLongPlain(offset) == keyword && (!stringKeys || mem.getLongPlain(offset + 8) == check);
@@ -414,6 +418,11 @@ public final class KeyTable {
     /** Release store of a slot's state word, for a writer that holds the key's claim (sliding log). */
     public void putStateRelease(long handle, long value) {
         memory[stripeIndex(handle)].putLongRelease(offset(handle) + stateOffset, value);
+    }
+
+    /** Byte offset of a slot's state word in {@link #memoryOf} the slot. */
+    public int stateOffset(long handle) {
+        return offset(handle) + stateOffset;
     }
 
     /** The memory that holds a slot and its ring. */

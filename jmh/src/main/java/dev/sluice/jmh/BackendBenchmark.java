@@ -25,7 +25,8 @@ import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Sluice's two memory backends side by side: {@code VAR_HANDLE} (byte-buffer view VarHandles, no JVM flag) and
+ * Sluice's memory backends side by side: {@code VAR_HANDLE} (byte-buffer view VarHandles, no JVM flag), {@code UNSAFE}
+ * ({@code sun.misc.Unsafe}, no JVM flag, the default up to JDK 23) and
  * {@code AGRONA} ({@code UnsafeBuffer}, needs the export below, which these forks get). Hot key (token bucket,
  * admitted) and 1M uniform long keys, own clock.
  */
@@ -38,7 +39,7 @@ public class BackendBenchmark {
 
     @State(Scope.Benchmark)
     public static class HotKey {
-        @Param({"VAR_HANDLE", "AGRONA"})
+        @Param({"VAR_HANDLE", "UNSAFE", "AGRONA"})
         public MemoryBackend backend;
 
         Subject subject;
@@ -57,7 +58,7 @@ public class BackendBenchmark {
 
     @State(Scope.Benchmark)
     public static class ManyKeys {
-        @Param({"VAR_HANDLE", "AGRONA"})
+        @Param({"VAR_HANDLE", "UNSAFE", "AGRONA"})
         public MemoryBackend memory;
 
         @Param("1000000")
@@ -65,17 +66,14 @@ public class BackendBenchmark {
 
         Subject subject;
         int[] order;
-        long[] longKeys;
 
         @Setup(Level.Trial)
         public void setUp() {
             subject = Impl.SLUICE.create(ManyKeysBenchmark.CONFIG, keys, memory);
             order = Workload.order(Distribution.UNIFORM, keys);
-            longKeys = new long[keys];
             Caller filler = Caller.standalone();
             for (int i = 0; i < keys; i++) {
-                longKeys[i] = Workload.longKey(i);
-                subject.tryAcquire(longKeys[i], filler);
+                subject.tryAcquire(Workload.longKey(i), filler);
             }
         }
 
@@ -100,6 +98,6 @@ public class BackendBenchmark {
     @Benchmark
     @Threads(1)
     public boolean manyKeysT1(ManyKeys s, Caller caller) {
-        return s.subject.tryAcquire(s.longKeys[s.order[caller.next()]], caller);
+        return s.subject.tryAcquire(Workload.longKey(s.order[caller.next()]), caller);
     }
 }

@@ -56,7 +56,6 @@ public class ManyKeysBenchmark {
 
     private Subject subject;
     private int[] order;
-    private long[] longKeys;
     private String[] names;
     private boolean longs;
 
@@ -67,10 +66,8 @@ public class ManyKeysBenchmark {
         longs = keyType == KeyType.LONG;
         Caller filler = Caller.standalone();
         if (longs) {
-            longKeys = new long[keys];
             for (int i = 0; i < keys; i++) {
-                longKeys[i] = Workload.longKey(i);
-                subject.tryAcquire(longKeys[i], filler);
+                subject.tryAcquire(Workload.longKey(i), filler);
             }
         } else {
             names = Workload.names(keys);
@@ -85,9 +82,14 @@ public class ManyKeysBenchmark {
         subject.close();
     }
 
+    /**
+     * A long key is computed from its index, as a gateway has its caller's id in hand; an array of a million keys
+     * would add a cache miss of the benchmark's own to every request. String keys come from an array (cold, as the
+     * strings of many callers are).
+     */
     private boolean next(Caller caller) {
         int k = order[caller.next()];
-        return longs ? subject.tryAcquire(longKeys[k], caller) : subject.tryAcquire(names[k], caller);
+        return longs ? subject.tryAcquire(Workload.longKey(k), caller) : subject.tryAcquire(names[k], caller);
     }
 
     @Benchmark
