@@ -19,9 +19,10 @@ import java.util.concurrent.ThreadLocalRandom;
  * two dedicated slots; a string key's first lane is never 0 or 1. Slots are found by linear probing inside one stripe.
  *
  * <p>Capacity: a table is sized for {@code capacity} keys at 32 bytes a key: twice as many 16-byte slots, or 4/3 as
- * many 24-byte slots. A stripe accepts live keys up to 7/8 of its slots, so an uneven spread of keys over stripes
+ * many 24-byte slots (a sliding log's long keys: 1.5 slots, 24 bytes, plus the ring). A stripe accepts live keys up to 7/8 of its slots, so an uneven spread of keys over stripes
  * never refuses a key below the capacity; the sliding log's rings are the exception: exactly one ring per key of
- * capacity (plus 5% slack when there is more than one stripe), and no more live keys than rings.
+ * capacity (plus 5% slack when there is more than one stripe), and no more live keys than rings. Free rings form a
+ * list threaded through their own first words, so the table keeps no heap per key.
  *
  * <p>Reclaim, with no background thread: a new key takes over an idle key's slot on its own probe chain; when the
  * stripe is at its live-key limit it evicts an idle key elsewhere in the stripe (see {@link #evictOne}), leaving a
@@ -80,16 +81,12 @@ public final class KeyTable {
         volatile int live;
         int nonEmpty;
         int nextRing;
+        /** First ring of the stripe's free list (-1: none); each free ring's word 0 holds the next one. */
+        int freeRing = -1;
         /** Where the next sweep for an idle key to evict starts. */
         int hand;
         /** Latest time any key of this stripe was reclaimed at: a new key's fresh state is taken no earlier. */
         long reclaimedAt;
-        final int[] freeRings;
-        int freeCount;
-
-        Stripe(int rings) {
-            this.freeRings = new int[rings];
-        }
     }
 
     /**
@@ -109,7 +106,14 @@ public final class KeyTable {
                 Math.max(1, Math.min(64, capacity / 4096)));
         this.stripeMask = stripeCount - 1;
         int perStripe = (capacity + stripeCount - 1) / stripeCount;
-        long slots = stringKeys ? ((long) perStripe * 4 + 2) / 3 : (long) perStripe * 2;
+        long slots;
+        if (stringKeys) {
+            slots = ((long) perStripe * 4 + 2) / 3;
+        } else if (ringWords > 0) {
+            slots = ((long) perStripe * 3 + 1) / 2; // the ring dominates a key's bytes: 1.5 slots are room enough
+        } else {
+            slots = (long) perStripe * 2;
+        }
         this.slotsPerStripe = (int) Math.max(4, slots);
         int sevenEighths = slotsPerStripe - Math.max(1, slotsPerStripe / 8);
         if (ringWords > 0) {
@@ -131,7 +135,7 @@ public final class KeyTable {
         try {
             for (int i = 0; i < stripeCount; i++) {
                 memory[i] = factory.allocate((int) stripeBytes);
-                stripes[i] = new Stripe(ringsPerStripe);
+                stripes[i] = new Stripe();
             }
         } catch (OutOfMemoryError e) {
             free();
@@ -233,7 +237,7 @@ public final class KeyTable {
                 int target = reusable >= 0 ? reusable : end;
                 long ring = -1;
                 if (ringsPerStripe > 0) {
-                    ring = stripe.freeCount > 0 ? stripe.freeRings[--stripe.freeCount] : stripe.nextRing++;
+                    ring = stripe.freeRing >= 0 ? popFreeRing(stripe, mem) : stripe.nextRing++;
                 }
                 long previous = mem.getLongVolatile(target + stateOffset) & Long.MAX_VALUE;
                 publishNew(mem, target, keyword, check,
@@ -296,6 +300,13 @@ public final class KeyTable {
         return false;
     }
 
+    /** Takes the first ring of the stripe's free list; under the stripe's monitor. */
+    private int popFreeRing(Stripe stripe, OffHeapMemory mem) {
+        int ring = stripe.freeRing;
+        stripe.freeRing = (int) mem.getLongPlain(ringWordOffset(ring, 0));
+        return ring;
+    }
+
     private boolean evict(Stripe stripe, OffHeapMemory mem, int stripeIndex, int offset, long t) {
         long old = mem.getLongVolatile(offset + stateOffset);
         // Volatile CAS: fails if the key was touched since its idleness was checked.
@@ -307,7 +318,9 @@ public final class KeyTable {
         mem.putLongRelease(offset, TOMBSTONE);
         long ring = lifecycle.ringOf(old);
         if (ring >= 0) {
-            stripe.freeRings[stripe.freeCount++] = (int) ring;
+            // Plain: the ring's key is dead (its state reads DEAD), so only this monitor's holders use its words.
+            mem.putLongPlain(ringWordOffset(ring, 0), stripe.freeRing);
+            stripe.freeRing = (int) ring;
         }
         stripe.live = stripe.live - 1;
         stripe.reclaimedAt = Math.max(stripe.reclaimedAt, t);

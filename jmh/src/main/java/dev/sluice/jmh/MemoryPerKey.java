@@ -21,7 +21,8 @@ import java.util.Locale;
  * keys; full GC again and read both again. Bytes per key = difference / KEYS. It counts everything the store keeps:
  * for a map of per-key limiters that includes the boxed Long or the String key (a fresh "user-N" string per key,
  * dropped by the caller after the call); Sluice keeps neither (it stores a 64-bit key, or a 128-bit fingerprint of a
- * string). Sluice's table is allocated for its whole capacity (maxKeys = KEYS) up front. A limit of 100 per second
+ * string). Sluice runs on its VAR_HANDLE backend here, whose direct buffers the pool counts (UNSAFE's native memory
+ * it would not see; the bytes are the same). Sluice's table is allocated for its whole capacity (maxKeys = KEYS) up front. A limit of 100 per second
  * (the sliding log: 10 per second, its ring is one long per permit).
  *
  * <p>Prints one tab-separated line: impl, algorithm, keyType, keys, heap bytes, direct bytes, heap B/key,
@@ -44,7 +45,8 @@ public final class MemoryPerKey {
         long direct0 = direct();
         Subject subject = null;
         try {
-            subject = impl.create(config, keys, MemoryBackend.AUTO);
+            // VAR_HANDLE: its direct buffers are what the "direct" pool counts; every backend lays the table out alike.
+            subject = impl.create(config, keys, MemoryBackend.VAR_HANDLE);
             Caller caller = Caller.standalone();
             for (int i = 0; i < keys; i++) {
                 if (strings) {
