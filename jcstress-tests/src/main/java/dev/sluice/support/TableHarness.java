@@ -12,8 +12,8 @@ import java.time.Duration;
 
 /**
  * A {@link KeyTable} driven through its public API, holding fixed-window counters (limit 8 per {@link OneKey#WINDOW}),
- * with the engine's update protocol: read the state (volatile), check it is not {@link KeyTable#DEAD} and that the
- * slot still {@link KeyTable#owns} the key, then CAS. Keywords are chosen by the tests, so probe chains are certain:
+ * with the engine's update protocol: read the state (volatile), check it is not dead (negative: {@link KeyTable#DEAD}
+ * marks it) and that the slot still {@link KeyTable#owns} the key, then CAS. Keywords are chosen by the tests, so probe chains are certain:
  * a keyword whose low 32 bits are 0 has home slot 0, and a table of capacity 1 or 2 has four slots in one stripe and
  * takes at most three live keys.
  */
@@ -69,7 +69,8 @@ public final class TableHarness {
             }
             for (;;) {
                 long state = table.state(handle);
-                if (state == KeyTable.DEAD || !table.owns(handle, keyword, check)) {
+                // Negative = dead (DEAD is the sign bit over the old bits), exactly as the engine tests it.
+                if (state < 0 || !table.owns(handle, keyword, check)) {
                     break; // the slot changed hands: find the key again
                 }
                 long next = algorithm.acquire(state, t, 1);
