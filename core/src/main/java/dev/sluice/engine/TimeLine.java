@@ -32,6 +32,8 @@ final class TimeLine {
     }
 
     private final long origin;
+    /** The reading of elapsed time HORIZON_NANOS, or Long.MAX_VALUE where that lies beyond the long range. */
+    private final long last;
     @SuppressWarnings("unused") // accessed through HIGH_WATER
     private long highWater;
 
@@ -39,14 +41,13 @@ final class TimeLine {
         long phase = Math.floorMod(firstReading, windowNanos);
         // Round down to a window boundary, or up where rounding down would fall below Long.MIN_VALUE.
         this.origin = firstReading - phase <= firstReading ? firstReading - phase : firstReading + (windowNanos - phase);
+        this.last = origin > Long.MAX_VALUE - RateLimitConfig.HORIZON_NANOS ? Long.MAX_VALUE
+                : origin + RateLimitConfig.HORIZON_NANOS;
     }
 
     long elapsed(long now) {
-        long d = now - origin;
-        if (((now ^ origin) & (now ^ d)) < 0) {
-            d = now < origin ? 0 : RateLimitConfig.HORIZON_NANOS; // the subtraction overflowed
-        }
-        d = Math.max(0, Math.min(d, RateLimitConfig.HORIZON_NANOS));
+        // Inside [origin, last] the subtraction cannot overflow; outside, time is clamped to the line's ends.
+        long d = now >= origin && now <= last ? now - origin : now < origin ? 0 : RateLimitConfig.HORIZON_NANOS;
         // Opaque: any recent value of the mark will do; it only ever lags the latest reading.
         long mark = (long) HIGH_WATER.getOpaque(this);
         if (d < mark) {
