@@ -42,6 +42,11 @@ final class SlidingLogLimiter extends EngineLimiter {
             public long ringOf(long header) {
                 return SlidingWindowLog.ringOf(header);
             }
+
+            @Override
+            public long maxRingsPerStripe() {
+                return SlidingWindowLog.MAX_RINGS;
+            }
         };
     }
 

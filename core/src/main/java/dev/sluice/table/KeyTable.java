@@ -1,7 +1,5 @@
 package dev.sluice.table;
 
-import dev.sluice.algorithm.SlidingWindowLog;
-
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -102,7 +100,7 @@ public final class KeyTable {
         this.stateOffset = slotBytes - 8;
         this.ringBytes = ringWords * 8;
         this.seed = ThreadLocalRandom.current().nextLong();
-        int stripeCount = ringWords > 0 ? ringStripeCount(capacity, ringWords) : Integer.highestOneBit(
+        int stripeCount = ringWords > 0 ? ringStripeCount(capacity, ringWords, lifecycle.maxRingsPerStripe()) : Integer.highestOneBit(
                 Math.max(1, Math.min(64, capacity / 4096)));
         this.stripeMask = stripeCount - 1;
         int perStripe = (capacity + stripeCount - 1) / stripeCount;
@@ -150,10 +148,10 @@ public final class KeyTable {
     }
 
     /** One stripe while the rings fit in one, so that capacity is exact; else as few as the stripe size allows. */
-    private static int ringStripeCount(int capacity, int ringWords) {
+    private static int ringStripeCount(int capacity, int ringWords, long maxRings) {
         long bytes = (long) capacity * (ringWords * 8L + 40);
         int stripes = 1;
-        while ((bytes / stripes > MAX_STRIPE_BYTES / 2 || capacity / stripes >= SlidingWindowLog.MAX_RINGS / 2)
+        while ((bytes / stripes > MAX_STRIPE_BYTES / 2 || capacity / stripes >= maxRings / 2)
                 && stripes < 1 << 16) {
             stripes <<= 1;
         }

@@ -22,4 +22,9 @@ public interface SlotLifecycle {
 
     /** The ring a state refers to, so that a slot passed to another key keeps it; -1 for one-word algorithms. */
     long ringOf(long state);
+
+    /** How many rings one stripe may number (the state's ring field bounds it); unbounded for one-word algorithms. */
+    default long maxRingsPerStripe() {
+        return Long.MAX_VALUE;
+    }
 }
