@@ -13,9 +13,11 @@ import dev.sluice.table.SlotLifecycle;
  * did not change, the ring it read was the key's. An admission first decides optimistically, then claims the key
  * with one CAS of the header (setting its claim bit), decides again on the ring the claim freezes (the
  * linearization point: a header can come back to an earlier value after a full lap of the ring, so the first
- * decision alone could be stale), writes the ring and publishes the new header with a release store. Not lock-free: while a key is claimed
- * (a few plain stores, never a system call or an allocation) its other writers spin; denials never wait for a
- * claim to be released longer than those stores. Other keys are never affected.
+ * decision alone could be stale), writes the ring and publishes the new header with a release store. A request that
+ * has met another writer on its key skips the optimistic decision and decides under the claim only (a denial then
+ * restores the header unchanged). Not lock-free: while a key is claimed (a few plain stores, never a system call or
+ * an allocation) its other writers spin; denials never wait for a claim to be released longer than those stores.
+ * Other keys are never affected.
  */
 final class SlidingLogLimiter extends EngineLimiter {
 
@@ -63,6 +65,9 @@ final class SlidingLogLimiter extends EngineLimiter {
     int decide(KeyTable table, long handle, long keyword, long check, long permits, long t, Decision d) {
         OffHeapMemory mem = table.memoryOf(handle);
         int at = table.stateOffset(handle);
+        // Once another writer has been met, skip the optimistic decision: its ring reads would race that writer's
+        // stores, and the decision under the claim is taken anyway.
+        boolean contended = false;
         for (;;) {
             // Volatile read: orders the ring reads after it and pairs with the claim holder's release store.
             long header = mem.getLongVolatile(at);
@@ -70,12 +75,12 @@ final class SlidingLogLimiter extends EngineLimiter {
                 return RETRY;
             }
             if (SlidingWindowLog.claimed(header)) {
+                contended = true;
                 Thread.onSpinWait();
                 continue;
             }
             int base = ringBase(table, header);
-            long next = log.acquire(header, mem, base, t, permits);
-            if (next == SlidingWindowLog.DENIED) {
+            if (!contended && log.acquire(header, mem, base, t, permits) == SlidingWindowLog.DENIED) {
                 if (d != null) {
                     log.describe(header, false, mem, base, t, permits, d);
                 }
@@ -85,9 +90,10 @@ final class SlidingLogLimiter extends EngineLimiter {
                 }
                 continue;
             }
-            // Volatile CAS: claims the key. The decision above was optimistic (the ring may have gone a full lap
-            // back to this header value meanwhile), so it is taken again below on the ring the claim now freezes.
+            // Volatile CAS: claims the key. The decision above, if taken, was optimistic (the ring may have gone a
+            // full lap back to this header value meanwhile), so it is taken again below on the ring the claim freezes.
             if (!mem.compareAndSetLong(at, header, header | SlidingWindowLog.CLAIM)) {
+                contended = true;
                 Thread.onSpinWait();
                 continue;
             }
@@ -96,7 +102,7 @@ final class SlidingLogLimiter extends EngineLimiter {
                 mem.putLongRelease(at, header);
                 return RETRY;
             }
-            next = log.acquire(header, mem, base, t, permits);
+            long next = log.acquire(header, mem, base, t, permits);
             if (next == SlidingWindowLog.DENIED) {
                 if (d != null) {
                     log.describe(header, false, mem, base, t, permits, d);
