@@ -129,7 +129,8 @@ final class SlidingLogLimiter extends EngineLimiter {
             if (header < 0 || !table.owns(mem, handle, keyword, check)) {
                 return false;
             }
-            if (SlidingWindowLog.claimed(header) || !mem.compareAndSetLong(at, header, header | SlidingWindowLog.CLAIM)) {
+            if (SlidingWindowLog.claimed(header)
+                    || !mem.compareAndSetLong(at, header, header | SlidingWindowLog.CLAIM)) {
                 Thread.onSpinWait();
                 continue;
             }

@@ -3,15 +3,14 @@ package dev.sluice.table;
 /**
  * Seeded key hashing. Each table draws a random seed, so callers cannot craft keys that share a probe chain.
  *
- * <p>A {@code long} key is mixed by a bijection of the 64-bit space: xor with the seed, multiply by an odd number
- * drawn from the seed, fold the high half onto the low half; each step is invertible, so the mixed word identifies
- * the key exactly. Both the xor and the multiplier are secret, so how keys spread over slots cannot be predicted;
- * one multiply on the key's path (the multiplier's own does not wait for the key) keeps it short. A {@code CharSequence} key
- * is reduced to a fingerprint of two lanes: a seeded 64-bit hash of its characters (which also places it in the
- * table), and its {@code String.hashCode()} and length (a second seeded hash for other sequences). Two distinct
- * keys share state only if both lanes collide: for n random keys the chance that any pair does is about
- * n^2 / 2^97 (below 10^-15 for ten million keys); a caller who cannot see the seed cannot craft a collision of
- * the seeded lane.
+ * <p>A {@code long} key is mixed by a bijection of the 64-bit space: xor with the seed, multiply by an odd number drawn
+ * from the seed, fold the high half onto the low half; each step is invertible, so the mixed word identifies the key
+ * exactly. Both the xor and the multiplier are secret, so how keys spread over slots cannot be predicted; one multiply
+ * on the key's path (the multiplier's own does not wait for the key) keeps it short. A {@code CharSequence} key is
+ * reduced to a fingerprint of two lanes: a seeded 64-bit hash of its characters (which also places it in the table),
+ * and its {@code String.hashCode()} and length (a second seeded hash for other sequences). Two distinct keys share
+ * state only if both lanes collide: for n random keys the chance that any pair does is about n^2 / 2^97 (below 10^-15
+ * for ten million keys); a caller who cannot see the seed cannot craft a collision of the seeded lane.
  */
 public final class KeyHashing {
 

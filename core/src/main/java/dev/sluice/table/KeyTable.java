@@ -17,10 +17,11 @@ import java.util.concurrent.ThreadLocalRandom;
  * two dedicated slots; a string key's first lane is never 0 or 1. Slots are found by linear probing inside one stripe.
  *
  * <p>Capacity: a table is sized for {@code capacity} keys at 32 bytes a key: twice as many 16-byte slots, or 4/3 as
- * many 24-byte slots (a sliding log's long keys: 1.5 slots, 24 bytes, plus the ring). A stripe accepts live keys up to 7/8 of its slots, so an uneven spread of keys over stripes
- * never refuses a key below the capacity; the sliding log's rings are the exception: exactly one ring per key of
- * capacity (plus 5% slack when there is more than one stripe), and no more live keys than rings. Free rings form a
- * list threaded through their own first words, so the table keeps no heap per key.
+ * many 24-byte slots (a sliding log's long keys: 1.5 slots, 24 bytes, plus the ring). A stripe accepts live keys up to
+ * 7/8 of its slots, so an uneven spread of keys over stripes never refuses a key below the capacity; the sliding log's
+ * rings are the exception: exactly one ring per key of capacity (plus 5% slack when there is more than one stripe), and
+ * no more live keys than rings. Free rings form a list threaded through their own first words, so the table keeps no
+ * heap per key.
  *
  * <p>Reclaim, with no background thread: a new key takes over an idle key's slot on its own probe chain; when the
  * stripe is at its live-key limit it evicts an idle key elsewhere in the stripe (see {@link #evictOne}), leaving a
@@ -100,8 +101,8 @@ public final class KeyTable {
         this.stateOffset = slotBytes - 8;
         this.ringBytes = ringWords * 8;
         this.seed = ThreadLocalRandom.current().nextLong();
-        int stripeCount = ringWords > 0 ? ringStripeCount(capacity, ringWords, lifecycle.maxRingsPerStripe()) : Integer.highestOneBit(
-                Math.max(1, Math.min(64, capacity / 4096)));
+        int stripeCount = ringWords > 0 ? ringStripeCount(capacity, ringWords, lifecycle.maxRingsPerStripe())
+                : Integer.highestOneBit(Math.max(1, Math.min(64, capacity / 4096)));
         this.stripeMask = stripeCount - 1;
         int perStripe = (capacity + stripeCount - 1) / stripeCount;
         long slots;

@@ -13,9 +13,9 @@ import java.time.Duration;
 /**
  * A {@link KeyTable} driven through its public API, holding fixed-window counters (limit 8 per {@link OneKey#WINDOW}),
  * with the engine's update protocol: read the state (volatile), check it is not dead (negative: {@link KeyTable#DEAD}
- * marks it) and that the slot still {@link KeyTable#owns} the key, then CAS. Keywords are chosen by the tests, so probe chains are certain:
- * a keyword whose low 32 bits are 0 has home slot 0, and a table of capacity 1 or 2 has four slots in one stripe and
- * takes at most three live keys.
+ * marks it) and that the slot still {@link KeyTable#owns} the key, then CAS. Keywords are chosen by the tests, so probe
+ * chains are certain: a keyword whose low 32 bits are 0 has home slot 0, and a table of capacity 1 or 2 has four slots
+ * in one stripe and takes at most three live keys.
  */
 public final class TableHarness {
 

@@ -18,12 +18,12 @@ import java.util.Locale;
  *
  * <p>Method: full GC (System.gc() three times), read heap used (MemoryMXBean) and direct memory used (the "direct"
  * BufferPoolMXBean, where Sluice's off-heap tables live); create the store and ask it once for each of KEYS distinct
- * keys; full GC again and read both again. Bytes per key = difference / KEYS. It counts everything the store keeps:
- * for a map of per-key limiters that includes the boxed Long or the String key (a fresh "user-N" string per key,
- * dropped by the caller after the call); Sluice keeps neither (it stores a 64-bit key, or a 128-bit fingerprint of a
- * string). Sluice runs on its VAR_HANDLE backend here, whose direct buffers the pool counts (UNSAFE's native memory
- * it would not see; the bytes are the same). Sluice's table is allocated for its whole capacity (maxKeys = KEYS) up front. A limit of 100 per second
- * (the sliding log: 10 per second, its ring is one long per permit).
+ * keys; full GC again and read both again. Bytes per key = difference / KEYS. It counts everything the store keeps: for
+ * a map of per-key limiters that includes the boxed Long or the String key (a fresh "user-N" string per key, dropped by
+ * the caller after the call); Sluice keeps neither (it stores a 64-bit key, or a 128-bit fingerprint of a string).
+ * Sluice runs on its VAR_HANDLE backend here, whose direct buffers the pool counts (UNSAFE's native memory it would not
+ * see; the bytes are the same). Sluice's table is allocated for its whole capacity (maxKeys = KEYS) up front. A limit
+ * of 100 per second (the sliding log: 10 per second, its ring is one long per permit).
  *
  * <p>Prints one tab-separated line: impl, algorithm, keyType, keys, heap bytes, direct bytes, heap B/key,
  * direct B/key, note. An OutOfMemoryError prints the line with "OOM" and the heap limit.
