@@ -107,11 +107,7 @@ final class UnsafeMemory implements OffHeapMemory {
     /** sun.misc.Unsafe has no acquire load: a volatile load is at least as strong (and a plain load on x86). */
     @Override
     public long getLongAcquire(int offset) {
-        try {
-            return (long) GET_VOLATILE.invokeExact((Object) null, address + offset);
-        } catch (Throwable e) {
-            throw rethrow(e);
-        }
+        return getLongVolatile(offset);
     }
 
     @Override
