@@ -5,22 +5,23 @@
 #   run-jcstress.sh ci        every positive test once, bounded (sanity preset): for CI
 #   run-jcstress.sh quick     every positive test, JCStress "quick" preset
 #   run-jcstress.sh full      every positive test, JCStress "default" preset (or stronger: MODE=tough)
-#   run-jcstress.sh negative  the negative controls (dev.sluice.negative): passes only if EVERY one of them
-#                             reports a FORBIDDEN outcome
+#   run-jcstress.sh negative  the negative controls (module negative-controls, jar jcstress-negative.jar): passes
+#                             only if EVERY one of them reports a FORBIDDEN outcome
 # TESTS=regex narrows the selection to the tests whose names also match it; extra arguments go to JCStress
-# (e.g. -v). Needs the jar: build it with
-#   mvn -B -q -pl jcstress-tests -am package -DskipTests
+# (e.g. -v). Needs the jars: build them with
+#   mvn -B -q -pl jcstress-tests,jcstress-tests/negative-controls -am package -DskipTests
 # Positive modes fail (exit 1) on any FORBIDDEN outcome, error, or test that did not run; tests with more actors
 # than this machine has CPUs cannot run (JCStress gives each actor a CPU) and are listed as skipped.
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
-jar="$here/target/jcstress.jar"
 what="${1:?usage: run-jcstress.sh ci|quick|full|negative [jcstress args]}"
 shift
-[[ -f "$jar" ]] || { echo "missing $jar: build it first (mvn -B -q -pl jcstress-tests -am package -DskipTests)" >&2; exit 2; }
+jar="$here/target/jcstress.jar"
+[[ "$what" != negative ]] || jar="$here/negative-controls/target/jcstress-negative.jar"
+[[ -f "$jar" ]] || { echo "missing $jar: build it first (mvn -B -q -pl jcstress-tests,jcstress-tests/negative-controls -am package -DskipTests)" >&2; exit 2; }
 
-positive='^dev\.sluice\.(?!negative\.)'
+positive='^dev\.sluice\.'
 negative='^dev\.sluice\.negative\.'
 cpus="$(nproc)"
 cpuargs=(-c "$cpus")

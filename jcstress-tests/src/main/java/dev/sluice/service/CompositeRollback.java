@@ -30,8 +30,8 @@ import org.openjdk.jcstress.infra.results.III_Result;
 @State
 public class CompositeRollback {
 
-    static final RateLimitConfig WIDE = RateLimitConfig.of(Algorithm.FIXED_WINDOW, 2, Duration.ofMinutes(1));
-    static final RateLimitConfig NARROW = RateLimitConfig.of(Algorithm.TOKEN_BUCKET, 1, Duration.ofMinutes(1));
+    public static final RateLimitConfig WIDE = RateLimitConfig.of(Algorithm.FIXED_WINDOW, 2, Duration.ofMinutes(1));
+    public static final RateLimitConfig NARROW = RateLimitConfig.of(Algorithm.TOKEN_BUCKET, 1, Duration.ofMinutes(1));
 
     private final RateLimiterService service = RateLimiterService.builder().clock(new ManualClock())
             .maxKeysPerLimiter(16).defaultConfig(WIDE).build();
