@@ -19,6 +19,10 @@ import org.openjdk.jcstress.infra.results.II_Result;
  * the same time, so a lost update shows as a leftover. The limit is 4 per second; every call passes
  * {@code nowNanos = OneKey.NOW}. JCStress gives each actor its own CPU: the three- and four-actor tests run only on
  * machines with that many; the {@code TwoActorsFourRequests} tests put four requests on two CPUs.
+ *
+ * <p>The classes repeat one shape per algorithm on purpose: JCStress 0.16's annotation processor reads only a test
+ * class's own methods ({@code getEnclosedElements}), so inherited {@code @Actor}s are not seen; the shared work lives
+ * in {@link OneKey}.
  */
 public final class FrozenTimeContention {
 
