@@ -50,6 +50,48 @@ public final class ReadThenWriteControls {
         }
     }
 
+    /**
+     * As {@code FrozenTimeContention.TokenBucketFourActorsTwoLeft}. On a machine with fewer than four CPUs it runs on
+     * virtual CPUs (actors time-sliced on the real ones), so it also proves that such a run still catches a race.
+     */
+    @JCStressTest
+    @Outcome(id = "2, 0", expect = Expect.ACCEPTABLE, desc = "exactly min(4, 2) admitted, nothing left")
+    @Outcome(expect = Expect.FORBIDDEN, desc = "more than two admitted, or a leftover: a missing CAS (expected here)")
+    @State
+    public static class TokenBucketFourActorsTwoLeft {
+        private final ReadThenWriteLimiter limiter = new ReadThenWriteLimiter(Algorithm.TOKEN_BUCKET, 4, 2, OneKey.NOW);
+        private int first;
+        private int second;
+        private int third;
+        private int fourth;
+
+        @Actor
+        public void actor1() {
+            first = limiter.take(1, OneKey.NOW);
+        }
+
+        @Actor
+        public void actor2() {
+            second = limiter.take(1, OneKey.NOW);
+        }
+
+        @Actor
+        public void actor3() {
+            third = limiter.take(1, OneKey.NOW);
+        }
+
+        @Actor
+        public void actor4() {
+            fourth = limiter.take(1, OneKey.NOW);
+        }
+
+        @Arbiter
+        public void arbiter(II_Result r) {
+            r.r1 = first + second + third + fourth;
+            r.r2 = limiter.drainAndFree(OneKey.NOW);
+        }
+    }
+
     /** As {@code FrozenTimeContention.FixedWindowTwoActorsTwoLeft}: both fit, so the defect shows as a lost update. */
     @JCStressTest
     @Outcome(id = "2, 0", expect = Expect.ACCEPTABLE, desc = "both admitted and both counted")

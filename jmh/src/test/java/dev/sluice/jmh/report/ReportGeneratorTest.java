@@ -28,9 +28,26 @@ class ReportGeneratorTest {
     }
 
     private static String report(Path dir, String json, List<String> memoryLines) throws Exception {
+        return report(dir, json, memoryLines, ForkStudy.none());
+    }
+
+    private static String report(Path dir, String json, List<String> memoryLines, ForkStudy study)
+            throws Exception {
         List<Result> results = Result.all(Json.parse(json));
         return new ReportGenerator(results, MemoryRow.parse(memoryLines), new Properties(),
-                new LinkedHashMap<>(), new LinkedHashMap<String, TreeSet<String>>(), dir).render("");
+                new LinkedHashMap<>(), new LinkedHashMap<String, TreeSet<String>>(), dir, study).render("");
+    }
+
+    /** A 2-thread token-bucket row of the several-fork study, with one iteration value per fork. */
+    private static String forks(String impl, double... forkMeans) {
+        StringBuilder raw = new StringBuilder();
+        for (double m : forkMeans) {
+            raw.append(raw.length() == 0 ? "" : ",").append("[").append(m).append(",").append(m).append("]");
+        }
+        return "{\"benchmark\":\"dev.sluice.jmh.HotKeyBenchmark.t2\",\"mode\":\"thrpt\",\"threads\":2,"
+                + "\"params\":{\"impl\":\"" + impl + "\",\"algorithm\":\"TOKEN_BUCKET\",\"regime\":\"ADMIT\"},"
+                + "\"primaryMetric\":{\"score\":1,\"scoreError\":\"NaN\",\"scoreUnit\":\"ops/s\",\"rawData\":["
+                + raw + "]}}";
     }
 
     private static String status(String report, String targetStart) {
@@ -57,6 +74,29 @@ class ReportGeneratorTest {
         assertEquals("**met**", status(report, "0 B/op"));
         assertTrue(report.contains("| TOKEN_BUCKET | SLUICE | 1 | 30.00 M | NaN | 1.50x | 0.0 | 1.33x |"), report);
         assertTrue(Files.exists(dir.resolve("hotkey-threads-admit.png")));
+    }
+
+    @Test
+    void judgesContendedTargetsOnTheMedianOfForksWhenAStudyIsThere(@TempDir Path dir) throws Exception {
+        // Section 1's single forks: Sluice landed in a slow fork, the reference in a fast one (0.5x).
+        String json = "[" + row("HotKeyBenchmark.t2", 2, "\"impl\":\"SLUICE\",\"algorithm\":\"TOKEN_BUCKET\","
+                + "\"regime\":\"ADMIT\"", 10e6, 0.0) + "," + row("HotKeyBenchmark.t2", 2, "\"impl\":\"REFERENCE\","
+                + "\"algorithm\":\"TOKEN_BUCKET\",\"regime\":\"ADMIT\"", 20e6, 0.0) + "]";
+        assertEquals("**missed**", status(report(dir, json, List.of()), "Hot key, 2 threads"));
+
+        Path file = dir.resolve("forks.json");
+        // Medians: Sluice 30M (of 14, 28, 32, 33 -> (28 + 32) / 2), the reference 13M (of 6, 12, 14, 14).
+        Files.writeString(file, "[" + forks("SLUICE", 14e6, 28e6, 32e6, 33e6) + ","
+                + forks("REFERENCE", 6e6, 12e6, 14e6, 14e6) + "]");
+        ForkStudy study = ForkStudy.read(file);
+        assertEquals(30e6, study.hot("SLUICE", "TOKEN_BUCKET", "ADMIT", 2).orElseThrow().median(), 1);
+        String report = report(dir, json, List.of(), study);
+
+        // 30M / 13M = 2.31x: met on the medians, whatever the single forks said.
+        assertEquals("**met**", status(report, "Hot key, 2 threads"));
+        assertTrue(report.contains("| TOKEN_BUCKET | ADMIT | 2 | 30.00 M | 14.00 M to 33.00 M | 13.00 M | "
+                + "6.00 M to 14.00 M | 2.31x | – |"), report);
+        assertTrue(ForkStudy.read(dir.resolve("absent.json")).isEmpty());
     }
 
     @Test

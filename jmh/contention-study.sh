@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Why the contended hot-key results of the report vary by about 2x from fork to fork (read in jmh/ANALYSIS.md).
+#
+#   1. JMH: floor (a), and every algorithm of Sluice and of the reference in both regimes, on 2, 4 and 8 threads,
+#      FORKS forks each (default 4), 1 x 1 s warmup + 2 x 1 s measurement; then each fork's mean (ForkSpread).
+#      ReportGenerator judges the contended targets on the median of these per-fork means.
+#   2. ContentionProbe, RUNS JVMs (default 3) of PROBE_SECONDS (default 60): the cost of moving a cache line between
+#      the two threads, floor (a), Sluice and the reference in turn, 100 ms each, in one JVM.
+#
+# Writes jmh/results/contention/ (committed with the report). About 22 minutes on 2 cores with the defaults; run it
+# after run-report.sh (which clears jmh/results), then regenerate the report:
+#   java -cp jmh/target/benchmarks.jar dev.sluice.jmh.report.ReportGenerator jmh/results jmh/ANALYSIS.md Holds
+# /tmp/sluice-heavy.lock like run-report.sh; do not wrap it in that lock.
+set -euo pipefail
+
+LOCK=/tmp/sluice-heavy.lock
+if [[ -z "${SLUICE_HEAVY_LOCK_HELD:-}" ]]; then
+  echo "waiting for $LOCK"
+  exec env SLUICE_HEAVY_LOCK_HELD=1 flock "$LOCK" "$0" "$@"
+fi
+
+cd "$(dirname "$0")/.."
+JAVA="${JAVA:-java}"
+JAR=jmh/target/benchmarks.jar
+OUT=jmh/results/contention
+FORKS="${FORKS:-4}"
+RUNS="${RUNS:-3}"
+PROBE_SECONDS="${PROBE_SECONDS:-60}"
+
+if [[ ! -f "$JAR" ]] || [[ -n "$(find core/src jmh/src jmh/pom.xml core/pom.xml pom.xml -newer "$JAR" -type f 2>/dev/null | head -1)" ]]; then
+  echo "== building $JAR"
+  mvn -B -q -pl jmh -am package -DskipTests
+fi
+rm -rf "$OUT"
+mkdir -p "$OUT"
+{
+  echo "date=$(date -u '+%Y-%m-%d %H:%M UTC')"
+  echo "forks=$FORKS runs=$RUNS probe_seconds=$PROBE_SECONDS"
+  echo "load_before=$(cut -d' ' -f1-3 /proc/loadavg)"
+} > "$OUT/meta.txt"
+
+echo "== JMH, $FORKS forks per configuration"
+"$JAVA" -jar "$JAR" 'FloorBenchmark\.hotClockCasT[248]$|HotKeyBenchmark\.t[248]$' -p impl=SLUICE,REFERENCE \
+  -f "$FORKS" -wi 1 -w 1s -i 2 -r 1s -foe true -rf json -rff "$OUT/forks.json" > "$OUT/forks.log" 2>&1
+"$JAVA" -cp "$JAR" dev.sluice.jmh.report.ForkSpread "$OUT/forks.json" | tee "$OUT/forks.md"
+
+for ((i = 1; i <= RUNS; i++)); do
+  echo "== ContentionProbe, JVM $i of $RUNS"
+  "$JAVA" -cp "$JAR" dev.sluice.jmh.analysis.ContentionProbe "$PROBE_SECONDS" 100 > "$OUT/probe-$i.tsv"
+  grep '^#' "$OUT/probe-$i.tsv"
+done
+echo "load_after=$(cut -d' ' -f1-3 /proc/loadavg)" >> "$OUT/meta.txt"

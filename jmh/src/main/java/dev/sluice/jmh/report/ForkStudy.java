@@ -1,0 +1,91 @@
+package dev.sluice.jmh.report;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The results of a run with several forks per configuration ({@code jmh/contention-study.sh}), each reduced to the
+ * median of its forks' means. Contended results on a shared 2-core machine are bimodal from fork to fork (see
+ * {@code jmh/ANALYSIS.md}): the median of several forks is stable where one fork's mean is not.
+ */
+final class ForkStudy {
+
+    /** One configuration: its result row, and each fork's mean of its measurement iterations, sorted. */
+    record Row(Result result, double[] forkMeans) {
+
+        double median() {
+            double[] m = forkMeans;
+            int n = m.length;
+            return n % 2 == 1 ? m[n / 2] : (m[n / 2 - 1] + m[n / 2]) / 2;
+        }
+
+        double slowest() {
+            return forkMeans[0];
+        }
+
+        double fastest() {
+            return forkMeans[forkMeans.length - 1];
+        }
+    }
+
+    final List<Row> rows;
+
+    private ForkStudy(List<Row> rows) {
+        this.rows = rows;
+    }
+
+    static ForkStudy none() {
+        return new ForkStudy(List.of());
+    }
+
+    /** The study in {@code file}, or none if there is no such file. */
+    static ForkStudy read(Path file) throws IOException {
+        if (!Files.exists(file)) {
+            return none();
+        }
+        List<Row> rows = new ArrayList<>();
+        for (Object row : (List<?>) Json.parse(Files.readString(file, StandardCharsets.UTF_8))) {
+            rows.add(row((Map<?, ?>) row));
+        }
+        return new ForkStudy(rows);
+    }
+
+    @SuppressWarnings("unchecked")
+    static Row row(Map<?, ?> row) {
+        Result result = Result.of((Map<String, Object>) row);
+        List<?> forks = (List<?>) ((Map<?, ?>) row.get("primaryMetric")).get("rawData");
+        double[] means = new double[forks.size()];
+        for (int f = 0; f < means.length; f++) {
+            means[f] = ((List<?>) forks.get(f)).stream().mapToDouble(v -> ((Number) v).doubleValue()).average()
+                    .orElse(Double.NaN);
+        }
+        Arrays.sort(means);
+        return new Row(result, means);
+    }
+
+    boolean isEmpty() {
+        return rows.isEmpty();
+    }
+
+    int forks() {
+        return rows.stream().mapToInt(r -> r.forkMeans.length).min().orElse(0);
+    }
+
+    Optional<Row> hot(String impl, String algorithm, String regime, int threads) {
+        return rows.stream().filter(r -> r.result.benchmark.equals("HotKeyBenchmark")
+                && r.result.param("impl").equals(impl) && r.result.param("algorithm").equals(algorithm)
+                && r.result.param("regime").equals(regime) && r.result.threads == threads).findFirst();
+    }
+
+    Optional<Row> floor(int threads) {
+        return rows.stream().filter(r -> r.result.benchmark.equals("FloorBenchmark")
+                && r.result.method.equals("hotClockCasT" + threads)).findFirst();
+    }
+}
