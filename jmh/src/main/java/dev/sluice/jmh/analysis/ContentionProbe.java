@@ -166,6 +166,8 @@ public final class ContentionProbe {
         return ops;
     }
 
+    // sluice() and reference() are the same loop on purpose: each keeps its own call site, which sees one
+    // receiver class only, as each JMH fork does.
     private long sluice(long end) {
         RateLimiter limiter = sluice;
         long ops = 0;
