@@ -9,15 +9,13 @@
 #
 # Writes jmh/results/contention/ (committed with the report). About 22 minutes on 2 cores with the defaults; run it
 # after run-report.sh (which clears jmh/results), then regenerate the report:
-#   java -cp jmh/target/benchmarks.jar dev.sluice.jmh.report.ReportGenerator jmh/results jmh/ANALYSIS.md Holds
-# /tmp/sluice-heavy.lock like run-report.sh; do not wrap it in that lock.
+#   java -cp jmh/target/benchmarks.jar dev.sluice.jmh.report.ReportGenerator jmh/results jmh/ANALYSIS.md
+# Holds /tmp/sluice-heavy.lock like run-report.sh; do not wrap it in that lock.
 set -euo pipefail
 
-LOCK=/tmp/sluice-heavy.lock
-if [[ -z "${SLUICE_HEAVY_LOCK_HELD:-}" ]]; then
-  echo "waiting for $LOCK"
-  exec env SLUICE_HEAVY_LOCK_HELD=1 flock "$LOCK" "$0" "$@"
-fi
+# shellcheck source=jmh/heavy-run.sh
+source "$(dirname "$0")/heavy-run.sh"
+hold_heavy_lock "$@"
 
 cd "$(dirname "$0")/.."
 JAVA="${JAVA:-java}"
@@ -27,10 +25,7 @@ FORKS="${FORKS:-4}"
 RUNS="${RUNS:-3}"
 PROBE_SECONDS="${PROBE_SECONDS:-60}"
 
-if [[ ! -f "$JAR" ]] || [[ -n "$(find core/src jmh/src jmh/pom.xml core/pom.xml pom.xml -newer "$JAR" -type f 2>/dev/null | head -1)" ]]; then
-  echo "== building $JAR"
-  mvn -B -q -pl jmh -am package -DskipTests
-fi
+build_jar_if_stale "$JAR"
 rm -rf "$OUT"
 mkdir -p "$OUT"
 {

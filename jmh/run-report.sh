@@ -12,11 +12,9 @@
 # wrap this script in the same lock. JAVA (default: java) and JMH_EXTRA (extra JMH options, e.g. "-t 1") may be set.
 set -euo pipefail
 
-LOCK=/tmp/sluice-heavy.lock
-if [[ -z "${SLUICE_HEAVY_LOCK_HELD:-}" ]]; then
-  echo "waiting for $LOCK"
-  exec env SLUICE_HEAVY_LOCK_HELD=1 flock "$LOCK" "$0" "$@"
-fi
+# shellcheck source=jmh/heavy-run.sh
+source "$(dirname "$0")/heavy-run.sh"
+hold_heavy_lock "$@"
 
 cd "$(dirname "$0")/.."
 PROFILE="${1:-quick}"
@@ -30,10 +28,7 @@ case "$PROFILE" in
   *) echo "usage: $0 quick|full|smoke" >&2; exit 2 ;;
 esac
 
-if [[ ! -f "$JAR" ]] || [[ -n "$(find core/src jmh/src jmh/pom.xml core/pom.xml pom.xml -newer "$JAR" -type f 2>/dev/null | head -1)" ]]; then
-  echo "== building $JAR"
-  mvn -B -q -pl jmh -am package -DskipTests
-fi
+build_jar_if_stale "$JAR"
 
 mkdir -p "$OUT"
 rm -f "$OUT"/jmh-*.json "$OUT"/memory.tsv "$OUT"/*.png "$OUT"/REPORT.md
