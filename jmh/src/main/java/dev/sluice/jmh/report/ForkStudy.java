@@ -11,9 +11,10 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The results of a run with several forks per configuration ({@code jmh/contention-study.sh}), each reduced to the
- * median of its forks' means. Contended results on a shared 2-core machine are bimodal from fork to fork (see
- * {@code jmh/ANALYSIS.md}): the median of several forks is stable where one fork's mean is not.
+ * The results of runs with several forks per configuration ({@code jmh/contention-study.sh}), each reduced to the
+ * median of its forks' means. Contended results on a shared 2-core machine are bimodal from fork to fork, and one
+ * thread's results move with the other work on the machine (see {@code jmh/ANALYSIS.md}): the median of several
+ * forks is stable where one fork's mean is not.
  */
 final class ForkStudy {
 
@@ -43,6 +44,13 @@ final class ForkStudy {
 
     static ForkStudy none() {
         return new ForkStudy(List.of());
+    }
+
+    /** This study's rows and then {@code other}'s (the study writes one file per JMH run). */
+    ForkStudy with(ForkStudy other) {
+        List<Row> all = new ArrayList<>(rows);
+        all.addAll(other.rows);
+        return new ForkStudy(all);
     }
 
     /** The study in {@code file}, or none if there is no such file. */
@@ -84,8 +92,14 @@ final class ForkStudy {
                 && r.result.param("regime").equals(regime) && r.result.threads == threads).findFirst();
     }
 
+    /** Floor (a), a clock read and a CAS on one padded cell, on {@code threads} threads. */
     Optional<Row> floor(int threads) {
+        return floor("hotClockCasT" + threads);
+    }
+
+    /** The floor benchmark method {@code method} (such as {@code hotCasT1}, the CAS alone). */
+    Optional<Row> floor(String method) {
         return rows.stream().filter(r -> r.result.benchmark.equals("FloorBenchmark")
-                && r.result.method.equals("hotClockCasT" + threads)).findFirst();
+                && r.result.method.equals(method)).findFirst();
     }
 }

@@ -40,12 +40,18 @@ class ReportGeneratorTest {
 
     /** A 2-thread token-bucket row of the several-fork study, with one iteration value per fork. */
     private static String forks(String impl, double... forkMeans) {
+        return forks("HotKeyBenchmark.t2", 2, "\"impl\":\"" + impl
+                + "\",\"algorithm\":\"TOKEN_BUCKET\",\"regime\":\"ADMIT\"", forkMeans);
+    }
+
+    /** A row of the several-fork study, with one iteration value per fork. */
+    private static String forks(String benchmark, int threads, String params, double... forkMeans) {
         StringBuilder raw = new StringBuilder();
         for (double m : forkMeans) {
             raw.append(raw.length() == 0 ? "" : ",").append("[").append(m).append(",").append(m).append("]");
         }
-        return "{\"benchmark\":\"dev.sluice.jmh.HotKeyBenchmark.t2\",\"mode\":\"thrpt\",\"threads\":2,"
-                + "\"params\":{\"impl\":\"" + impl + "\",\"algorithm\":\"TOKEN_BUCKET\",\"regime\":\"ADMIT\"},"
+        return "{\"benchmark\":\"dev.sluice.jmh." + benchmark + "\",\"mode\":\"thrpt\",\"threads\":" + threads
+                + ",\"params\":{" + params + "},"
                 + "\"primaryMetric\":{\"score\":1,\"scoreError\":\"NaN\",\"scoreUnit\":\"ops/s\",\"rawData\":["
                 + raw + "]}}";
     }
@@ -94,9 +100,34 @@ class ReportGeneratorTest {
 
         // 30M / 13M = 2.31x: met on the medians, whatever the single forks said.
         assertEquals("**met**", status(report, "Hot key, 2 threads"));
-        assertTrue(report.contains("| TOKEN_BUCKET | ADMIT | 2 | 30.00 M | 14.00 M to 33.00 M | 13.00 M | "
+        assertTrue(report.contains("| TOKEN_BUCKET | ADMIT | SLUICE | 2 | 30.00 M | 14.00 M to 33.00 M | 13.00 M | "
                 + "6.00 M to 14.00 M | 2.31x | – |"), report);
         assertTrue(ForkStudy.read(dir.resolve("absent.json")).isEmpty());
+    }
+
+    @Test
+    void judgesOneThreadTargetsOnTheMedianOfForksWhenTheStudyRanOneThread(@TempDir Path dir) throws Exception {
+        // Section 1's single forks: the caller-time fork ran while the host was busy (2x the reference only).
+        String json = "[" + row("HotKeyBenchmark.t1", 1, "\"impl\":\"SLUICE_CALLER_TIME\",\"algorithm\":"
+                + "\"TOKEN_BUCKET\",\"regime\":\"ADMIT\"", 60e6, 0.0) + "," + hot("REFERENCE", 30e6, 0.0) + "]";
+        assertEquals("**missed**", status(report(dir, json, List.of()), "Hot key, 1 thread, caller-supplied time"));
+
+        String tb = "\"algorithm\":\"TOKEN_BUCKET\",\"regime\":\"ADMIT\"";
+        Path contended = dir.resolve("forks.json");
+        Path oneThread = dir.resolve("forks-t1.json");
+        Files.writeString(contended, "[" + forks("SLUICE", 30e6, 30e6) + "," + forks("REFERENCE", 10e6, 10e6) + "]");
+        Files.writeString(oneThread, "[" + forks("HotKeyBenchmark.t1", 1, "\"impl\":\"SLUICE_CALLER_TIME\"," + tb,
+                60e6, 95e6, 97e6, 99e6) + "," + forks("HotKeyBenchmark.t1", 1, "\"impl\":\"REFERENCE\"," + tb,
+                30e6, 31e6, 31e6, 40e6) + "," + forks("FloorBenchmark.hotCasT1", 1, "", 300e6, 300e6) + "]");
+        ForkStudy study = ForkStudy.read(contended).with(ForkStudy.read(oneThread));
+        String report = report(dir, json, List.of(), study);
+
+        // Medians: caller time 96M, the reference 31M: 3.10x.
+        assertEquals("**met**", status(report, "Hot key, 1 thread, caller-supplied time"));
+        assertEquals("**met**", status(report, "Hot key, 2 threads"));
+        assertTrue(report.contains("| TOKEN_BUCKET | ADMIT | SLUICE_CALLER_TIME | 1 | 96.00 M | 60.00 M to 99.00 M | "
+                + "31.00 M | 30.00 M to 40.00 M | 3.10x | 3.13x |"), report);
+        assertTrue(report.contains("decides in 10.4 ns without a clock read (floor: 3.3 ns for a CAS alone)"), report);
     }
 
     @Test
