@@ -24,7 +24,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * The physical floors, measured in the same run as the limiters. Hot: one {@code System.nanoTime()} and one CAS on a
  * padded cell (the least a decision on a hot key can cost), and the CAS alone with the caller's time. Cold: the same
  * on a random slot of a {@code long[]} as large as Sluice's table for {@code keys} long keys (32 bytes per key),
- * slots drawn from the same key orders as {@link ManyKeysBenchmark}.
+ * slots drawn from the same key orders as {@link ManyKeysBenchmark}. Cold strings: the same, with the slot chosen by
+ * the request's key string, taken from the same array of a million names as {@link ManyKeysBenchmark}: by its cached
+ * {@code hashCode()} (the least any keyed store of strings does: it reads the string object), or by a hash of its
+ * characters (what a store whose placement callers cannot steer must read as well).
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
@@ -68,6 +71,44 @@ public class FloorBenchmark {
                 slots[i] = (int) ((h >>> 33) % slotCount) * 2 + 1;
             }
         }
+    }
+
+    @State(Scope.Benchmark)
+    public static class ColdStrings {
+        @Param({"UNIFORM", "ZIPF"})
+        public Distribution distribution;
+
+        @Param("1000000")
+        public int keys;
+
+        long[] table;
+        int slotCount;
+        String[] names;
+        int[] order;
+
+        @Setup(Level.Trial)
+        public void setUp() {
+            int words = keys * (TABLE_BYTES_PER_KEY / Long.BYTES);
+            slotCount = words / 2;
+            table = new long[words];
+            names = Workload.names(keys);
+            order = Workload.order(distribution, keys);
+        }
+
+        /** The state word of the slot that hash {@code h} selects. */
+        int slot(int h) {
+            long mixed = (h + 1L) * 0x9E3779B97F4A7C15L;
+            return (int) ((mixed >>> 33) % slotCount) * 2 + 1;
+        }
+    }
+
+    /** A hash of every character of {@code key}: reads the string's contents, as a seeded content hash must. */
+    private static int contentHash(String key) {
+        int h = 0;
+        for (int i = 0; i < key.length(); i++) {
+            h = 31 * h + key.charAt(i);
+        }
+        return h;
     }
 
     /** Clock read plus one CAS advancing the word to at least the new time, as a limiter's transition does. */
@@ -147,5 +188,19 @@ public class FloorBenchmark {
     @Threads(2)
     public boolean coldCasT2(Cold cold, Caller caller) {
         return casSlot(cold.table, cold.slots[caller.next()], caller.tick());
+    }
+
+    @Benchmark
+    @Threads(1)
+    public boolean coldStringClockCasT1(ColdStrings cold, Caller caller) {
+        String key = cold.names[cold.order[caller.next()]];
+        return casSlot(cold.table, cold.slot(key.hashCode()), System.nanoTime());
+    }
+
+    @Benchmark
+    @Threads(1)
+    public boolean coldStringBytesClockCasT1(ColdStrings cold, Caller caller) {
+        String key = cold.names[cold.order[caller.next()]];
+        return casSlot(cold.table, cold.slot(contentHash(key)), System.nanoTime());
     }
 }

@@ -225,12 +225,23 @@ public final class ReportGenerator {
         }
         Optional<Result> strings = many("SLUICE", "STRING", "UNIFORM", 1);
         Optional<Result> stringsRef = many("REFERENCE", "STRING", "UNIFORM", 1);
-        if (strings.isPresent() && stringsRef.isPresent()) {
-            lines.add(fmt("1M uniform String keys: Sluice %.0f ns, the reference %.0f ns. Each request's key is one "
-                    + "of a million cold strings: Sluice must read the string and its bytes for the seeded hash "
-                    + "(its HashDoS defence; `String.hashCode()` is cached but can be collided at will) and then "
-                    + "its slot; the reference reads the string's cached hash, a bucket, a node and the limiter.",
-                    ns(strings.get()), ns(stringsRef.get())));
+        Optional<Result> floorC = coldStringFloor("coldStringClockCasT1");
+        Optional<Result> floorBytes = coldStringFloor("coldStringBytesClockCasT1");
+        if (strings.isPresent() && stringsRef.isPresent() && floorC.isPresent() && floorBytes.isPresent()) {
+            double s = ns(strings.get());
+            double ref = ns(stringsRef.get());
+            double c = ns(floorC.get());
+            double bytes = ns(floorBytes.get());
+            lines.add(fmt("1M uniform String keys: floor (c), the request's string from the same array of a million "
+                    + "names, its cached `hashCode()`, a clock read and a CAS on the slot it selects in a table of "
+                    + "Sluice's size, costs %.0f ns; hashing the string's characters instead (what a placement that "
+                    + "callers cannot steer must read; `hashCode()` can be collided at will) costs %.0f ns. Sluice "
+                    + "%.0f ns (%.2fx the character floor, %.2fx floor (c)), the reference %.0f ns (%.2fx floor (c)). "
+                    + "2x the reference would be %.0f ns, %s the character floor.", c, bytes, s, s / bytes, s / c,
+                    ref, ref / c, ref / 2, ref / 2 < bytes ? "below" : "above"));
+        } else if (strings.isPresent() && stringsRef.isPresent()) {
+            lines.add(fmt("1M uniform String keys: Sluice %.0f ns, the reference %.0f ns.", ns(strings.get()),
+                    ns(stringsRef.get())));
         }
         Optional<Result> tbOneFork = hot("SLUICE", "TOKEN_BUCKET", "ADMIT", 1);
         Optional<Result> floorOneFork = hotFloor("SLUICE", 1);
@@ -457,7 +468,9 @@ public final class ReportGenerator {
         md.append("\n## 6. Floors\n\n");
         md.append("hotClockCas: `System.nanoTime()` + one CAS on a padded cell; hotCas: the CAS alone (time from the "
                 + "caller); coldClockCas / coldCas: the same on a random slot of a `long[]` of 32 bytes per key "
-                + "(the size of Sluice's long-key table), slots in the many-keys key order.\n\n");
+                + "(the size of Sluice's long-key table), slots in the many-keys key order; coldStringClockCas: the "
+                + "request's key string from the many-keys array of names, its cached `hashCode()` choosing the slot; "
+                + "coldStringBytesClockCas: a hash of its characters choosing it.\n\n");
         md.append("| floor | distribution | keys | threads | ops/s | ± | ns/op per thread |\n|---|---|---|---:|---:|---:|---:|\n");
         for (Result r : rows) {
             md.append("| ").append(r.method).append(" | ").append(r.param("distribution")).append(" | ")
@@ -776,6 +789,11 @@ public final class ReportGenerator {
         return select(r -> r.benchmark.equals("ManyKeysBenchmark") && r.param("impl").equals(impl)
                 && r.param("keyType").equals(keyType) && r.param("distribution").equals(distribution)
                 && r.threads == threads).stream().findFirst();
+    }
+
+    private Optional<Result> coldStringFloor(String method) {
+        return select(r -> r.benchmark.equals("FloorBenchmark") && r.method.equals(method)
+                && r.param("distribution").equals("UNIFORM")).stream().findFirst();
     }
 
     private Optional<Result> coldFloor(String impl, String distribution, int threads) {

@@ -131,6 +131,23 @@ class ReportGeneratorTest {
     }
 
     @Test
+    void boundsTheStringKeyTargetByTheStringFloors(@TempDir Path dir) throws Exception {
+        String many = "\"distribution\":\"UNIFORM\",\"keys\":\"1000000\",\"keyType\":\"STRING\",\"impl\":";
+        String floor = "\"distribution\":\"UNIFORM\",\"keys\":\"1000000\"";
+        String json = "[" + row("ManyKeysBenchmark.t1", 1, many + "\"SLUICE\"", 2e6, 0.0) + ","
+                + row("ManyKeysBenchmark.t1", 1, many + "\"REFERENCE\"", 1.25e6, 0.0) + ","
+                + row("FloorBenchmark.coldStringClockCasT1", 1, floor, 2.5e6, 0.0) + ","
+                + row("FloorBenchmark.coldStringBytesClockCasT1", 1, floor, 2.4e6, 0.0) + "]";
+        String report = report(dir, json, List.of());
+
+        // 500 ns against 800 ns: 1.6x, missed; 2x would be 400 ns, below the 417 ns of the character floor.
+        assertEquals("**missed**", status(report, "1M uniform keys, 1 thread, String keys"));
+        assertTrue(report.contains("costs 400 ns; hashing the string's characters instead"), report);
+        assertTrue(report.contains("Sluice 500 ns (1.20x the character floor, 1.25x floor (c)), the reference 800 ns "
+                + "(2.00x floor (c)). 2x the reference would be 400 ns, below the character floor."), report);
+    }
+
+    @Test
     void flagsAnAllocatingSluicePathAndOversizedKeys(@TempDir Path dir) throws Exception {
         String json = "[" + hot("SLUICE", 30e6, 24.0) + "]";
         List<String> memory = List.of(
