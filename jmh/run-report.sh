@@ -3,7 +3,7 @@
 #
 #   jmh/run-report.sh quick   every benchmark, short iterations, fewer params (under 10 minutes on 2 cores)
 #   jmh/run-report.sh full    every benchmark and param, 2 x 1 s warmup + 3 x 1 s measurement, memory at 1M and 10M
-#                             keys (about 50 minutes on 2 cores)
+#                             keys (about 32 minutes on 2 cores)
 #   jmh/run-report.sh smoke   CI: every benchmark, 1 fork, 1 iteration of 100 ms, 10,000 keys; fails if any
 #                             benchmark errors; results in jmh/target/smoke-results (not committed)
 #

@@ -3,6 +3,7 @@ package dev.sluice.jmh;
 import dev.sluice.jmh.support.Caller;
 import dev.sluice.jmh.support.Distribution;
 import dev.sluice.jmh.support.Workload;
+import dev.sluice.table.KeyHashing;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.TimeUnit;
@@ -26,8 +27,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * on a random slot of a {@code long[]} as large as Sluice's table for {@code keys} long keys (32 bytes per key),
  * slots drawn from the same key orders as {@link ManyKeysBenchmark}. Cold strings: the same, with the slot chosen by
  * the request's key string, taken from the same array of a million names as {@link ManyKeysBenchmark}: by its cached
- * {@code hashCode()} (the least any keyed store of strings does: it reads the string object), or by a hash of its
- * characters (what a store whose placement callers cannot steer must read as well).
+ * {@code hashCode()} (the least any keyed store of strings does: it reads the string object), by a hash of its
+ * characters (what a store whose placement callers cannot steer must read as well), by Sluice's own seeded
+ * fingerprint, or by that fingerprint with the slot's key word read and compared before the CAS (what a table that
+ * tells keys apart must do before it updates a state). The last two are diagnostics: they split the String-key cost.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
@@ -94,6 +97,9 @@ public class FloorBenchmark {
             names = Workload.names(keys);
             order = Workload.order(distribution, keys);
         }
+
+        /** A seed for the diagnostics that hash as Sluice does. */
+        final long seed = 0x5EED_CAFE_F00DL;
 
         /** The state word of the slot that hash {@code h} selects. */
         int slot(int h) {
@@ -202,5 +208,24 @@ public class FloorBenchmark {
     public boolean coldStringBytesClockCasT1(ColdStrings cold, Caller caller) {
         String key = cold.names[cold.order[caller.next()]];
         return casSlot(cold.table, cold.slot(contentHash(key)), System.nanoTime());
+    }
+
+    @Benchmark
+    @Threads(1)
+    public boolean coldStringSeededClockCasT1(ColdStrings cold, Caller caller) {
+        String key = cold.names[cold.order[caller.next()]];
+        long keyword = KeyHashing.fingerprintHigh(key, cold.seed) ^ KeyHashing.fingerprintLow(key, cold.seed);
+        return casSlot(cold.table, cold.slot((int) keyword), System.nanoTime());
+    }
+
+    @Benchmark
+    @Threads(1)
+    public boolean coldStringCheckedClockCasT1(ColdStrings cold, Caller caller) {
+        String key = cold.names[cold.order[caller.next()]];
+        long keyword = KeyHashing.fingerprintHigh(key, cold.seed);
+        int state = cold.slot((int) keyword);
+        // Acquire, as the table reads a slot's key word; the word before the state word stands for it.
+        long stored = (long) SLOTS.getAcquire(cold.table, state - 1);
+        return stored != keyword && casSlot(cold.table, state, System.nanoTime());
     }
 }

@@ -34,6 +34,8 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
 public final class ReportGenerator {
 
     static final String[] SLUICE_AND_REFERENCE = {"SLUICE", "SLUICE_CALLER_TIME", "REFERENCE"};
+    static final String[] ALGORITHMS = {"TOKEN_BUCKET", "FIXED_WINDOW", "SLIDING_WINDOW_LOG",
+        "SLIDING_WINDOW_COUNTER", "LEAKY_BUCKET"};
     static final String[] COMPETITORS = {"BUCKET4J_LOCK_FREE", "BUCKET4J_SYNCHRONIZED", "RESILIENCE4J", "GUAVA"};
     static final String[] MANY_KEYS_IMPLS = {"SLUICE", "SLUICE_CALLER_TIME", "SLUICE_DECISION", "REFERENCE",
         "BUCKET4J_LOCK_FREE", "BUCKET4J_SYNCHRONIZED", "RESILIENCE4J", "GUAVA"};
@@ -204,6 +206,28 @@ public final class ReportGenerator {
                     + "premise (a reference at 44 ns over a 32 ns floor) does not hold.", floorNs, refNs,
                     refNs / floorNs, tb.get(), tb.get() / floorNs, refNs / 1.2,
                     refNs / 1.2 < floorNs ? "below" : "just above"));
+            for (String algorithm : ALGORITHMS) {
+                for (String regime : List.of("ADMIT", "DENY")) {
+                    Optional<Double> s = oneThreadNs(study.hot("SLUICE", algorithm, regime, 1),
+                            hot("SLUICE", algorithm, regime, 1));
+                    Optional<Double> ref = oneThreadNs(study.hot("REFERENCE", algorithm, regime, 1),
+                            hot("REFERENCE", algorithm, regime, 1));
+                    Optional<Double> caller = oneThreadNs(study.hot("SLUICE_CALLER_TIME", algorithm, regime, 1),
+                            hot("SLUICE_CALLER_TIME", algorithm, regime, 1));
+                    if (s.isPresent() && caller.isPresent() && tbCaller.isPresent() && s.get() / floorNs > 1.15) {
+                        lines.add(fmt("%s/%s, 1 thread, own clock: %.1f ns, %.2fx floor (a). Without the clock read "
+                                + "it takes %.1f ns, the token bucket %.1f ns: what is left above the floor is the "
+                                + "algorithm's own work.", algorithm, regime, s.get(), s.get() / floorNs,
+                                caller.get(), tbCaller.get()));
+                    }
+                    if (s.isPresent() && ref.isPresent() && ref.get() / s.get() < 1.2) {
+                        lines.add(fmt("%s/%s, 1 thread, own clock: the reference takes %.1f ns (%.2fx floor (a)), "
+                                + "Sluice %.1f ns (%.2fx); 1.2x the reference would take %.1f ns, %s floor (a).",
+                                algorithm, regime, ref.get(), ref.get() / floorNs, s.get(), s.get() / floorNs,
+                                ref.get() / 1.2, ref.get() / 1.2 < floorNs ? "below" : "above"));
+                    }
+                }
+            }
         }
         if (floorCas.isPresent() && refTb.isPresent() && tbCaller.isPresent()) {
             lines.add(fmt("Hot key, caller-supplied time: Sluice's token bucket decides in %.1f ns without a clock "
@@ -225,8 +249,8 @@ public final class ReportGenerator {
         }
         Optional<Result> strings = many("SLUICE", "STRING", "UNIFORM", 1);
         Optional<Result> stringsRef = many("REFERENCE", "STRING", "UNIFORM", 1);
-        Optional<Result> floorC = coldStringFloor("coldStringClockCasT1");
-        Optional<Result> floorBytes = coldStringFloor("coldStringBytesClockCasT1");
+        Optional<Result> floorC = coldStringFloor("coldStringClockCasT1", "UNIFORM");
+        Optional<Result> floorBytes = coldStringFloor("coldStringBytesClockCasT1", "UNIFORM");
         if (strings.isPresent() && stringsRef.isPresent() && floorC.isPresent() && floorBytes.isPresent()) {
             double s = ns(strings.get());
             double ref = ns(stringsRef.get());
@@ -243,22 +267,10 @@ public final class ReportGenerator {
             lines.add(fmt("1M uniform String keys: Sluice %.0f ns, the reference %.0f ns.", ns(strings.get()),
                     ns(stringsRef.get())));
         }
-        Optional<Result> tbOneFork = hot("SLUICE", "TOKEN_BUCKET", "ADMIT", 1);
-        Optional<Result> floorOneFork = hotFloor("SLUICE", 1);
-        for (String competitor : List.of("BUCKET4J_LOCK_FREE", "RESILIENCE4J")) {
-            Optional<Result> c = select(r -> r.benchmark.equals("HotKeyCompetitorsBenchmark")
-                    && r.param("impl").equals(competitor) && r.param("regime").equals("ADMIT") && r.threads == 1)
-                    .stream().findFirst();
-            if (c.isPresent() && tbOneFork.isPresent() && floorOneFork.isPresent()) {
-                lines.add(fmt("%s, hot key, 1 thread (section 1): %.1f ns a decision against Sluice's %.1f ns; both "
-                        + "read the clock (%.1f ns with a CAS), so no limiter that reads it can be 5x faster than one "
-                        + "that costs under 5x the floor.", competitor, ns(c.get()), ns(tbOneFork.get()),
-                        ns(floorOneFork.get())));
-            }
-        }
+        competitorCeiling(floorA, floorCas).ifPresent(lines::add);
         Optional<ForkStudy.Row> log8 = study.hot("SLUICE", "SLIDING_WINDOW_LOG", "ADMIT", 8);
         Optional<ForkStudy.Row> log8Ref = study.hot("REFERENCE", "SLIDING_WINDOW_LOG", "ADMIT", 8);
-        if (log8.isPresent() && log8Ref.isPresent()) {
+        if (log8.isPresent() && log8Ref.isPresent() && log8.get().median() / log8Ref.get().median() < 2) {
             lines.add(fmt("Sliding window log, 8 threads on 2 cores, admitted: %.2fx the reference (section 1b). A log "
                     + "admission changes the header and a ring entry together, which Sluice serialises per key with "
                     + "a claim bit (see `SlidingLogLimiter`): the threads take turns, as on the reference's monitor. "
@@ -270,6 +282,43 @@ public final class ReportGenerator {
         for (String line : lines) {
             md.append("- ").append(line).append('\n');
         }
+    }
+
+    /**
+     * How many hot-key scenarios below 5x a competitor would need Sluice above what any limiter that reads the clock
+     * on every call can do on this machine: {@code cores / clock read} decisions per second, the clock read being
+     * floor (a) less the CAS alone; admitting, above floor (a) on that many threads (one CAS on a shared word).
+     */
+    private Optional<String> competitorCeiling(Optional<Double> floorA, Optional<Double> floorCas) {
+        if (floorA.isEmpty() || floorCas.isEmpty()) {
+            return Optional.empty();
+        }
+        double clockNs = floorA.get() - floorCas.get();
+        int cores = Integer.parseInt(meta.getProperty("cores", "2"));
+        double perCore = 1e9 / clockNs;
+        int below = 0;
+        int beyond = 0;
+        for (Result c : select(r -> r.benchmark.equals("HotKeyCompetitorsBenchmark")
+                && !r.param("impl").equals("GUAVA"))) {
+            Optional<Result> s = hot("SLUICE", "TOKEN_BUCKET", c.param("regime"), c.threads);
+            if (s.isEmpty() || s.get().score / c.score >= 5) {
+                continue;
+            }
+            below++;
+            double ceiling = Math.min(cores, c.threads) * perCore;
+            double limit = Math.min(ceiling, c.param("regime").equals("ADMIT")
+                    ? study.floor(c.threads).map(ForkStudy.Row::median)
+                            .or(() -> hotFloor("SLUICE", c.threads).map(f -> f.score)).orElse(ceiling)
+                    : ceiling);
+            if (5 * c.score > limit) {
+                beyond++;
+            }
+        }
+        return below == 0 ? Optional.empty() : Optional.of(fmt("5x the competitors (Bucket4j, Resilience4j): of "
+                + "the %d hot-key scenarios below 5x, %d would need Sluice above the ceiling of any limiter that reads "
+                + "the clock on every call: one clock read (floor (a) less the CAS alone: %.1f ns) per decision "
+                + "on each of min(threads, %d cores), %.1f M/s a core, and, admitting, above floor (a) on as many "
+                + "threads (one CAS on one shared word).", below, beyond, clockNs, cores, perCore / 1e6));
     }
 
     /** Nanoseconds per decision of one thread: the study's median if it has the row, else section 1's result. */
@@ -322,9 +371,9 @@ public final class ReportGenerator {
                 + "for SLUICE and REFERENCE on 2, 4 and 8 threads, and for SLUICE, SLUICE_CALLER_TIME and REFERENCE "
                 + "on 1 thread, with floor (a) (and the CAS alone for caller time), each in ").append(study.forks())
                 .append(" forks of 1 x 1 s warmup and 2 x 1 s measurement. On this machine a "
-                + "contended result lands on one of two levels from one fork to the next, about 2x apart, because "
-                + "the cost of moving a cache line between the two vCPUs changes about 4x over time (see the "
-                + "analysis), and one thread's results move with the other work on the shared host. One fork per "
+                + "contended result can land on one of two levels from one fork to the next, about 2x apart, when "
+                + "the cost of moving a cache line between the two vCPUs changes over time (see the analysis), "
+                + "and one thread's results move with the other work on the shared host. One fork per "
                 + "configuration, as in section 1, can pair a slow Sluice fork with a fast reference fork or the "
                 + "other way round; the median of several forks does not. The hot-key targets are judged here.\n\n");
         md.append("| algorithm | regime | implementation | threads | Sluice median | Sluice forks | reference median "
@@ -371,7 +420,8 @@ public final class ReportGenerator {
                 + "a token bucket of 100 per second per key. Keys: ").append(values("ManyKeysBenchmark", "keys"))
                 .append(". Bytes/key is from the memory measurement (section 7) at the same key count. The floor is "
                 + "a clock read and a CAS on a random slot of a `long[]` as large as Sluice's long-key table "
-                + "(for SLUICE_CALLER_TIME: without the clock read).\n\n");
+                + "(for SLUICE_CALLER_TIME: without the clock read); for String keys, 1 thread, reading the clock: "
+                + "the character floor (section 6, coldStringBytesClockCas).\n\n");
         md.append("| keys | distribution | implementation | threads | ops/s | ± | × ref | B/op | bytes/key | × floor |\n");
         md.append("|---|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
         for (String keyType : List.of("LONG", "STRING")) {
@@ -381,7 +431,9 @@ public final class ReportGenerator {
                             && x.param("impl").equals(impl) && x.param("keyType").equals(keyType)
                             && x.param("distribution").equals(distribution)))) {
                         Optional<Result> ref = many("REFERENCE", keyType, distribution, r.threads);
-                        Optional<Result> floor = coldFloor(impl, distribution, r.threads);
+                        Optional<Result> floor = keyType.equals("LONG") ? coldFloor(impl, distribution, r.threads)
+                                : r.threads == 1 && (impl.equals("SLUICE") || impl.equals("SLUICE_DECISION"))
+                                ? coldStringFloor("coldStringBytesClockCasT1", distribution) : Optional.empty();
                         md.append("| ").append(keyType).append(" | ").append(distribution).append(" | ").append(impl)
                                 .append(" | ").append(r.threads).append(" | ").append(ops(r.score)).append(" | ")
                                 .append(ops(r.error)).append(" | ").append(ratio(ref.map(x -> r.score / x.score)))
@@ -470,7 +522,9 @@ public final class ReportGenerator {
                 + "caller); coldClockCas / coldCas: the same on a random slot of a `long[]` of 32 bytes per key "
                 + "(the size of Sluice's long-key table), slots in the many-keys key order; coldStringClockCas: the "
                 + "request's key string from the many-keys array of names, its cached `hashCode()` choosing the slot; "
-                + "coldStringBytesClockCas: a hash of its characters choosing it.\n\n");
+                + "coldStringBytesClockCas: a hash of its characters choosing it; coldStringSeededClockCas: Sluice's "
+                + "seeded fingerprint choosing it; coldStringCheckedClockCas: that fingerprint, and the slot's key word "
+                + "read and compared before the CAS (diagnostics, see the analysis).\n\n");
         md.append("| floor | distribution | keys | threads | ops/s | ± | ns/op per thread |\n|---|---|---|---:|---:|---:|---:|\n");
         for (Result r : rows) {
             md.append("| ").append(r.method).append(" | ").append(r.param("distribution")).append(" | ")
@@ -791,9 +845,9 @@ public final class ReportGenerator {
                 && r.threads == threads).stream().findFirst();
     }
 
-    private Optional<Result> coldStringFloor(String method) {
+    private Optional<Result> coldStringFloor(String method, String distribution) {
         return select(r -> r.benchmark.equals("FloorBenchmark") && r.method.equals(method)
-                && r.param("distribution").equals("UNIFORM")).stream().findFirst();
+                && r.param("distribution").equals(distribution)).stream().findFirst();
     }
 
     private Optional<Result> coldFloor(String impl, String distribution, int threads) {
