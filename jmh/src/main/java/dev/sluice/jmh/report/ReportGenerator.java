@@ -34,8 +34,6 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
 public final class ReportGenerator {
 
     static final String[] SLUICE_AND_REFERENCE = {"SLUICE", "SLUICE_CALLER_TIME", "REFERENCE"};
-    static final String[] ALGORITHMS = {"TOKEN_BUCKET", "FIXED_WINDOW", "SLIDING_WINDOW_LOG",
-        "SLIDING_WINDOW_COUNTER", "LEAKY_BUCKET"};
     static final String[] COMPETITORS = {"BUCKET4J_LOCK_FREE", "BUCKET4J_SYNCHRONIZED", "RESILIENCE4J", "GUAVA"};
     static final String[] MANY_KEYS_IMPLS = {"SLUICE", "SLUICE_CALLER_TIME", "SLUICE_DECISION", "REFERENCE",
         "BUCKET4J_LOCK_FREE", "BUCKET4J_SYNCHRONIZED", "RESILIENCE4J", "GUAVA"};
@@ -206,7 +204,7 @@ public final class ReportGenerator {
                     + "premise (a reference at 44 ns over a 32 ns floor) does not hold.", floorNs, refNs,
                     refNs / floorNs, tb.get(), tb.get() / floorNs, refNs / 1.2,
                     refNs / 1.2 < floorNs ? "below" : "just above"));
-            for (String algorithm : ALGORITHMS) {
+            for (String algorithm : values("HotKeyBenchmark", "algorithm")) {
                 for (String regime : List.of("ADMIT", "DENY")) {
                     Optional<Double> s = oneThreadNs(study.hot("SLUICE", algorithm, regime, 1),
                             hot("SLUICE", algorithm, regime, 1));
