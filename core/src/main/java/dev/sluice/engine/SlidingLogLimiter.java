@@ -68,9 +68,8 @@ final class SlidingLogLimiter extends EngineLimiter {
     int decide(KeyTable table, long handle, long keyword, long check, long permits, long t, Decision d) {
         OffHeapMemory mem = table.memoryOf(handle);
         int at = table.stateOffset(handle);
-        // Once another writer has been met, skip the optimistic decision: its ring reads would race that writer's
-        // stores, and the decision under the claim is taken anyway.
-        boolean contended = false;
+        // Waits behind other writers so far. Once one has been met, skip the optimistic decision: its ring reads would
+        // race that writer's stores, and the decision under the claim is taken anyway.
         int waits = 0;
         for (;;) {
             // Volatile read: orders the ring reads after it and pairs with the claim holder's release store.
@@ -79,12 +78,11 @@ final class SlidingLogLimiter extends EngineLimiter {
                 return RETRY;
             }
             if (SlidingWindowLog.claimed(header)) {
-                contended = true;
                 waits = waitForClaim(waits);
                 continue;
             }
             int base = ringBase(table, header);
-            if (!contended && log.acquire(header, mem, base, t, permits) == SlidingWindowLog.DENIED) {
+            if (waits == 0 && log.acquire(header, mem, base, t, permits) == SlidingWindowLog.DENIED) {
                 if (d != null) {
                     log.describe(header, false, mem, base, t, permits, d);
                 }
@@ -97,7 +95,6 @@ final class SlidingLogLimiter extends EngineLimiter {
             // Volatile CAS: claims the key. The decision above, if taken, was optimistic (the ring may have gone a
             // full lap back to this header value meanwhile), so it is taken again below on the ring the claim freezes.
             if (!mem.compareAndSetLong(at, header, header | SlidingWindowLog.CLAIM)) {
-                contended = true;
                 waits = waitForClaim(waits);
                 continue;
             }

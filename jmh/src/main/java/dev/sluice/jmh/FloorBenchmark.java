@@ -70,8 +70,7 @@ public class FloorBenchmark {
             slots = new int[order.length];
             for (int i = 0; i < order.length; i++) {
                 // A key's slot is a hash of the key, as in the table: hot Zipf keys scatter over the whole array.
-                long h = (order[i] + 1L) * 0x9E3779B97F4A7C15L;
-                slots[i] = (int) ((h >>> 33) % slotCount) * 2 + 1;
+                slots[i] = stateWord(order[i], slotCount);
             }
         }
     }
@@ -84,28 +83,29 @@ public class FloorBenchmark {
         @Param("1000000")
         public int keys;
 
+        /** A seed for the diagnostics that hash as Sluice does. */
+        final long seed = 0x5EED_CAFE_F00DL;
         long[] table;
-        int slotCount;
         String[] names;
         int[] order;
 
         @Setup(Level.Trial)
         public void setUp() {
-            int words = keys * (TABLE_BYTES_PER_KEY / Long.BYTES);
-            slotCount = words / 2;
-            table = new long[words];
+            table = new long[keys * (TABLE_BYTES_PER_KEY / Long.BYTES)];
             names = Workload.names(keys);
             order = Workload.order(distribution, keys);
         }
 
-        /** A seed for the diagnostics that hash as Sluice does. */
-        final long seed = 0x5EED_CAFE_F00DL;
-
         /** The state word of the slot that hash {@code h} selects. */
-        int slot(int h) {
-            long mixed = (h + 1L) * 0x9E3779B97F4A7C15L;
-            return (int) ((mixed >>> 33) % slotCount) * 2 + 1;
+        int slot(long h) {
+            return stateWord(h, table.length / 2);
         }
+    }
+
+    /** The state word (the second of each slot's two words) of the slot that {@code key} hashes to. */
+    private static int stateWord(long key, int slotCount) {
+        long h = (key + 1L) * 0x9E3779B97F4A7C15L;
+        return (int) ((h >>> 33) % slotCount) * 2 + 1;
     }
 
     /** A hash of every character of {@code key}: reads the string's contents, as a seeded content hash must. */
@@ -215,7 +215,7 @@ public class FloorBenchmark {
     public boolean coldStringSeededClockCasT1(ColdStrings cold, Caller caller) {
         String key = cold.names[cold.order[caller.next()]];
         long keyword = KeyHashing.fingerprintHigh(key, cold.seed) ^ KeyHashing.fingerprintLow(key, cold.seed);
-        return casSlot(cold.table, cold.slot((int) keyword), System.nanoTime());
+        return casSlot(cold.table, cold.slot(keyword), System.nanoTime());
     }
 
     @Benchmark
@@ -223,7 +223,7 @@ public class FloorBenchmark {
     public boolean coldStringCheckedClockCasT1(ColdStrings cold, Caller caller) {
         String key = cold.names[cold.order[caller.next()]];
         long keyword = KeyHashing.fingerprintHigh(key, cold.seed);
-        int state = cold.slot((int) keyword);
+        int state = cold.slot(keyword);
         // Acquire, as the table reads a slot's key word; the word before the state word stands for it.
         long stored = (long) SLOTS.getAcquire(cold.table, state - 1);
         return stored != keyword && casSlot(cold.table, state, System.nanoTime());

@@ -188,12 +188,9 @@ public final class ReportGenerator {
         // One thread's nanoseconds per decision: the medians of section 1b where the study ran one thread.
         Optional<Double> floorA = oneThreadNs(study.floor(1), hotFloor("SLUICE", 1));
         Optional<Double> floorCas = oneThreadNs(study.floor("hotCasT1"), hotFloor("SLUICE_CALLER_TIME", 1));
-        Optional<Double> refTb = oneThreadNs(study.hot("REFERENCE", "TOKEN_BUCKET", "ADMIT", 1),
-                hot("REFERENCE", "TOKEN_BUCKET", "ADMIT", 1));
-        Optional<Double> tb = oneThreadNs(study.hot("SLUICE", "TOKEN_BUCKET", "ADMIT", 1),
-                hot("SLUICE", "TOKEN_BUCKET", "ADMIT", 1));
-        Optional<Double> tbCaller = oneThreadNs(study.hot("SLUICE_CALLER_TIME", "TOKEN_BUCKET", "ADMIT", 1),
-                hot("SLUICE_CALLER_TIME", "TOKEN_BUCKET", "ADMIT", 1));
+        Optional<Double> refTb = oneThreadNs("REFERENCE", "TOKEN_BUCKET", "ADMIT");
+        Optional<Double> tb = oneThreadNs("SLUICE", "TOKEN_BUCKET", "ADMIT");
+        Optional<Double> tbCaller = oneThreadNs("SLUICE_CALLER_TIME", "TOKEN_BUCKET", "ADMIT");
         if (floorA.isPresent() && refTb.isPresent() && tb.isPresent()) {
             double floorNs = floorA.get();
             double refNs = refTb.get();
@@ -206,12 +203,9 @@ public final class ReportGenerator {
                     refNs / 1.2 < floorNs ? "below" : "just above"));
             for (String algorithm : values("HotKeyBenchmark", "algorithm")) {
                 for (String regime : List.of("ADMIT", "DENY")) {
-                    Optional<Double> s = oneThreadNs(study.hot("SLUICE", algorithm, regime, 1),
-                            hot("SLUICE", algorithm, regime, 1));
-                    Optional<Double> ref = oneThreadNs(study.hot("REFERENCE", algorithm, regime, 1),
-                            hot("REFERENCE", algorithm, regime, 1));
-                    Optional<Double> caller = oneThreadNs(study.hot("SLUICE_CALLER_TIME", algorithm, regime, 1),
-                            hot("SLUICE_CALLER_TIME", algorithm, regime, 1));
+                    Optional<Double> s = oneThreadNs("SLUICE", algorithm, regime);
+                    Optional<Double> ref = oneThreadNs("REFERENCE", algorithm, regime);
+                    Optional<Double> caller = oneThreadNs("SLUICE_CALLER_TIME", algorithm, regime);
                     if (s.isPresent() && caller.isPresent() && tbCaller.isPresent() && s.get() / floorNs > 1.15) {
                         lines.add(fmt("%s/%s, 1 thread, own clock: %.1f ns, %.2fx floor (a). Without the clock read "
                                 + "it takes %.1f ns, the token bucket %.1f ns: what is left above the floor is the "
@@ -317,6 +311,11 @@ public final class ReportGenerator {
                 + "the clock on every call: one clock read (floor (a) less the CAS alone: %.1f ns) per decision "
                 + "on each of min(threads, %d cores), %.1f M/s a core, and, admitting, above floor (a) on as many "
                 + "threads (one CAS on one shared word).", below, beyond, clockNs, cores, perCore / 1e6));
+    }
+
+    /** {@link #oneThreadNs(Optional, Optional)} of a hot-key configuration. */
+    private Optional<Double> oneThreadNs(String impl, String algorithm, String regime) {
+        return oneThreadNs(study.hot(impl, algorithm, regime, 1), hot(impl, algorithm, regime, 1));
     }
 
     /** Nanoseconds per decision of one thread: the study's median if it has the row, else section 1's result. */
@@ -652,22 +651,15 @@ public final class ReportGenerator {
         List<Double> floorMultiples = new ArrayList<>();
         List<String> worst = new ArrayList<>();
         boolean oneThreadOverForks = study.floor(1).isPresent();
-        if (oneThreadOverForks) {
-            double floor = study.floor(1).get().median();
-            for (ForkStudy.Row r : study.rows) {
-                Result s = r.result();
-                if (s.benchmark.equals("HotKeyBenchmark") && s.threads == 1 && s.param("impl").equals("SLUICE")) {
-                    floorMultiples.add(floor / r.median());
-                    worst.add(fmt("%.2fx", floor / r.median()) + " " + s.param("algorithm") + "/" + s.param("regime"));
+        Optional<Double> floorNs = oneThreadNs(study.floor(1), hotFloor("SLUICE", 1));
+        for (String algorithm : values("HotKeyBenchmark", "algorithm")) {
+            for (String regime : List.of("ADMIT", "DENY")) {
+                Optional<Double> ns = oneThreadNs("SLUICE", algorithm, regime);
+                if (ns.isPresent() && floorNs.isPresent()) {
+                    double multiple = ns.get() / floorNs.get();
+                    floorMultiples.add(multiple);
+                    worst.add(fmt("%.2fx", multiple) + " " + algorithm + "/" + regime);
                 }
-            }
-        } else {
-            for (Result r : select(r -> r.benchmark.equals("HotKeyBenchmark") && r.threads == 1
-                    && r.param("impl").equals("SLUICE"))) {
-                hotFloor("SLUICE", 1).ifPresent(f -> {
-                    floorMultiples.add(f.score / r.score);
-                    worst.add(fmt("%.2fx", f.score / r.score) + " " + r.param("algorithm") + "/" + r.param("regime"));
-                });
             }
         }
         worst.sort(Comparator.reverseOrder());
