@@ -4,11 +4,12 @@
 #   1. JMH: floor (a), and every algorithm of Sluice and of the reference in both regimes, on 2, 4 and 8 threads,
 #      FORKS forks each (default 4), 1 x 1 s warmup + 2 x 1 s measurement; then each fork's mean (ForkSpread).
 #      The same on 1 thread, with Sluice given the caller's time too and the CAS-alone floor (forks-t1.*).
-#      ReportGenerator judges the hot-key targets on the median of these per-fork means.
+#      The same for 1M uniform keys on 1 thread (long and String keys, Sluice and the reference) with their floors
+#      (forks-many.*). ReportGenerator judges the hot-key and many-key targets on the median of these per-fork means.
 #   2. ContentionProbe, RUNS JVMs (default 3) of PROBE_SECONDS (default 60): the cost of moving a cache line between
 #      the two threads, floor (a), Sluice and the reference in turn, 100 ms each, in one JVM.
 #
-# Writes jmh/results/contention/ (committed with the report). About 25 minutes on 2 cores with the defaults; run it
+# Writes jmh/results/contention/ (committed with the report). About 31 minutes on 2 cores with the defaults; run it
 # after run-report.sh (which clears jmh/results), then regenerate the report:
 #   java -cp jmh/target/benchmarks.jar dev.sluice.jmh.report.ReportGenerator jmh/results jmh/ANALYSIS.md
 # Holds /tmp/sluice-heavy.lock like run-report.sh; do not wrap it in that lock.
@@ -44,6 +45,12 @@ echo "== JMH, one thread, $FORKS forks per configuration"
 "$JAVA" -jar "$JAR" 'FloorBenchmark\.hot(Clock)?CasT1$|HotKeyBenchmark\.t1$' -p impl=SLUICE,SLUICE_CALLER_TIME,REFERENCE \
   -f "$FORKS" -wi 1 -w 1s -i 2 -r 1s -foe true -rf json -rff "$OUT/forks-t1.json" > "$OUT/forks-t1.log" 2>&1
 "$JAVA" -cp "$JAR" dev.sluice.jmh.report.ForkSpread "$OUT/forks-t1.json" | tee "$OUT/forks-t1.md"
+
+echo "== JMH, 1M uniform keys, one thread, $FORKS forks per configuration"
+"$JAVA" -jar "$JAR" 'FloorBenchmark\.cold(String|StringBytes)?ClockCasT1$|ManyKeysBenchmark\.t1$' \
+  -p impl=SLUICE,REFERENCE -p keyType=LONG,STRING -p distribution=UNIFORM \
+  -f "$FORKS" -wi 1 -w 1s -i 2 -r 1s -foe true -rf json -rff "$OUT/forks-many.json" > "$OUT/forks-many.log" 2>&1
+"$JAVA" -cp "$JAR" dev.sluice.jmh.report.ForkSpread "$OUT/forks-many.json" | tee "$OUT/forks-many.md"
 
 for ((i = 1; i <= RUNS; i++)); do
   echo "== ContentionProbe, JVM $i of $RUNS"
