@@ -9,7 +9,7 @@
 #   2. ContentionProbe, RUNS JVMs (default 3) of PROBE_SECONDS (default 60): the cost of moving a cache line between
 #      the two threads, floor (a), Sluice and the reference in turn, 100 ms each, in one JVM.
 #
-# Writes jmh/results/contention/ (committed with the report). About 31 minutes on 2 cores with the defaults; run it
+# Writes jmh/results/contention/ (committed with the report). About 27 minutes on 2 cores with the defaults; run it
 # after run-report.sh (which clears jmh/results), then regenerate the report:
 #   java -cp jmh/target/benchmarks.jar dev.sluice.jmh.report.ReportGenerator jmh/results jmh/ANALYSIS.md
 # Holds /tmp/sluice-heavy.lock like run-report.sh; do not wrap it in that lock.

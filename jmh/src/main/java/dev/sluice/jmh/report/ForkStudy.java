@@ -92,6 +92,13 @@ final class ForkStudy {
                 && r.result.param("regime").equals(regime) && r.result.threads == threads).findFirst();
     }
 
+    /** 1M uniform keys of {@code keyType} on 1 thread. */
+    Optional<Row> many(String impl, String keyType) {
+        return rows.stream().filter(r -> r.result.benchmark.equals("ManyKeysBenchmark") && r.result.threads == 1
+                && r.result.param("impl").equals(impl) && r.result.param("keyType").equals(keyType)
+                && r.result.param("distribution").equals("UNIFORM")).findFirst();
+    }
+
     /** Floor (a), a clock read and a CAS on one padded cell, on {@code threads} threads. */
     Optional<Row> floor(int threads) {
         return floor("hotClockCasT" + threads);

@@ -148,6 +148,34 @@ class ReportGeneratorTest {
     }
 
     @Test
+    void judgesManyKeyTargetsOnTheMedianOfForksWhenTheStudyRanThem(@TempDir Path dir) throws Exception {
+        String many = "\"distribution\":\"UNIFORM\",\"keys\":\"1000000\",\"keyType\":\"STRING\",\"impl\":";
+        String longs = "\"distribution\":\"UNIFORM\",\"keys\":\"1000000\",\"keyType\":\"LONG\",\"impl\":";
+        String floor = "\"distribution\":\"UNIFORM\",\"keys\":\"1000000\"";
+        // Section 2's single forks: Sluice's String fork ran while the host was busy (1.5x the reference only).
+        String json = "[" + row("ManyKeysBenchmark.t1", 1, many + "\"SLUICE\"", 1.5e6, 0.0) + ","
+                + row("ManyKeysBenchmark.t1", 1, many + "\"REFERENCE\"", 1e6, 0.0) + "]";
+        assertEquals("**missed**", status(report(dir, json, List.of()), "1M uniform keys, 1 thread, String keys"));
+
+        Path file = dir.resolve("forks-many.json");
+        Files.writeString(file, "[" + forks("ManyKeysBenchmark.t1", 1, many + "\"SLUICE\"", 1.5e6, 2.9e6, 3.1e6, 3.2e6)
+                + "," + forks("ManyKeysBenchmark.t1", 1, many + "\"REFERENCE\"", 1.4e6, 1.5e6, 1.5e6, 1.6e6) + ","
+                + forks("ManyKeysBenchmark.t1", 1, longs + "\"SLUICE\"", 5e6, 5e6) + ","
+                + forks("ManyKeysBenchmark.t1", 1, longs + "\"REFERENCE\"", 2e6, 2e6) + ","
+                + forks("FloorBenchmark.coldClockCasT1", 1, floor, 8e6, 8e6) + ","
+                + forks("FloorBenchmark.coldStringBytesClockCasT1", 1, floor, 3.2e6, 3.2e6) + "]");
+        String report = report(dir, json, List.of(), ForkStudy.read(file));
+
+        // Medians: Sluice 3.0M, the reference 1.5M: 2.00x, met; long keys 2.5x the reference, 1.6x floor (b).
+        assertEquals("**met**", status(report, "1M uniform keys, 1 thread, String keys"));
+        assertEquals("**missed**", status(report, "1M uniform keys, 1 thread, long keys: ≥ 3x"));
+        assertTrue(report.contains("| 1M uniform keys, 1 thread, long keys: within 1.5x of floor (b) (median of 2 "
+                + "forks, section 2b) | 1.60 | **missed** |"), report);
+        assertTrue(report.contains("| STRING | SLUICE | 3.00 M | 1.50 M to 3.20 M | 2.00x | coldStringBytesClockCasT1 "
+                + "| 3.20 M | 1.07x |"), report);
+    }
+
+    @Test
     void flagsAnAllocatingSluicePathAndOversizedKeys(@TempDir Path dir) throws Exception {
         String json = "[" + hot("SLUICE", 30e6, 24.0) + "]";
         List<String> memory = List.of(
