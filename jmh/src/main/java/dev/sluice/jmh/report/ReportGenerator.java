@@ -886,9 +886,7 @@ public final class ReportGenerator {
     private Optional<Result> coldFloor(String impl, String distribution, int threads) {
         String method = impl.equals("SLUICE_CALLER_TIME") ? "coldCasT" : impl.startsWith("SLUICE")
                 ? "coldClockCasT" : null;
-        return method == null ? Optional.empty() : select(r -> r.benchmark.equals("FloorBenchmark")
-                && r.method.equals(method + threads) && r.param("distribution").equals(distribution))
-                .stream().findFirst();
+        return method == null ? Optional.empty() : coldFloorRow(method + threads, distribution);
     }
 
     private Optional<MemoryRow> memoryOf(String impl, String keyType, int keys) {
