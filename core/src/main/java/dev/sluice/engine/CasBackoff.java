@@ -1,0 +1,28 @@
+package dev.sluice.engine;
+
+/**
+ * What a request does after its CAS on a key's state word failed: it waits a fixed number of spin-wait hints
+ * before it reads the word again.
+ *
+ * <p>Why: on a hot key every admission moves the word's cache line to the admitting core. Without a pause, two cores
+ * take turns and each admission pays one line transfer (about 200 ns on the 2-core VM of the JMH report). A loser
+ * that steps back lets the winner admit several requests with the line in its own cache. Measured there
+ * ({@code HotKeyBenchmark}, token bucket admitting, 2 to 8 threads): 11-15 M/s without it, 21.5 M/s with 64 hints,
+ * 23.4 M/s with 128, 25 M/s with 256; the sampled p99 of the loser rises from 0.6 to 2.9 us at 128. 128 it is.
+ * One hint is the x86 {@code PAUSE}, 18 ns on that machine (longer on recent Intel cores, shorter on older ones).
+ * No system call, no lock: progress stays lock-free, since a failed CAS still means another request succeeded.
+ */
+final class CasBackoff {
+
+    /** Spin-wait hints after one failed CAS (about 2.3 us on the report's machine). */
+    static final int PAUSES = 128;
+
+    private CasBackoff() {
+    }
+
+    static void afterFailedCas() {
+        for (int i = 0; i < PAUSES; i++) {
+            Thread.onSpinWait();
+        }
+    }
+}
