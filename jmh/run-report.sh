@@ -31,7 +31,7 @@ esac
 build_jar_if_stale "$JAR"
 
 mkdir -p "$OUT"
-rm -f "$OUT"/jmh-*.json "$OUT"/memory.tsv "$OUT"/*.png "$OUT"/REPORT.md
+rm -f "$OUT"/jmh-*.json "$OUT"/memory.tsv "$OUT"/*.png "$OUT"/REPORT.md "$OUT"/jfr-top.md
 rm -rf "$OUT"/jfr
 LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
 
@@ -146,6 +146,6 @@ TOTAL=$(( $(date +%s) - START ))
 
 echo "== report"
 "$JAVA" -cp "$JAR" dev.sluice.jmh.report.ReportGenerator "$OUT" jmh/ANALYSIS.md
-# The recordings are summarised in the report; drop the large files.
+# The recordings are summarised in the report and in jfr-top.md (reused when the report is regenerated); drop them.
 rm -rf "$OUT/jfr"
 echo "done in ${TOTAL} s: $OUT/REPORT.md"

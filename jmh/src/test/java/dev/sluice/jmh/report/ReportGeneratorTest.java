@@ -190,6 +190,28 @@ class ReportGeneratorTest {
     }
 
     @Test
+    void keepsTheJfrSectionWhenTheRecordingsAreGoneAndTheReportIsRegenerated(@TempDir Path dir) throws Exception {
+        Path recording = dir.resolve("jfr/HotKeyBenchmark.t1/profile.jfr");
+        Files.createDirectories(recording.getParent());
+        try (jdk.jfr.Recording r = new jdk.jfr.Recording()) {
+            r.enable("jdk.ExecutionSample");
+            r.start();
+            r.stop();
+            r.dump(recording);
+        }
+        String json = "[" + hot("SLUICE", 30e6, 0.0) + "]";
+        String first = report(dir, json, List.of());
+        assertTrue(first.contains("## JFR: where the time goes"), first);
+        assertTrue(first.contains("`HotKeyBenchmark.t1`"), first);
+
+        // run-report.sh deletes the recordings once summarised; the study's regeneration must not lose the section.
+        Files.delete(recording);
+        String regenerated = report(dir, json, List.of());
+        assertTrue(regenerated.contains("## JFR: where the time goes"), regenerated);
+        assertTrue(regenerated.contains("`HotKeyBenchmark.t1`"), regenerated);
+    }
+
+    @Test
     void readsJmhNumbersIncludingNaN() {
         Object parsed = Json.parse("{\"a\":[1.5e3,-2,NaN,\"x\\\"y\",true,null],\"b\":{}}");
         Map<?, ?> map = (Map<?, ?>) parsed;
