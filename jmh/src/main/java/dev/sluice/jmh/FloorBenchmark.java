@@ -31,6 +31,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * characters (what a store whose placement callers cannot steer must read as well), by Sluice's own seeded
  * fingerprint, or by that fingerprint with the slot's key word read and compared before the CAS (what a table that
  * tells keys apart must do before it updates a state). The last two are diagnostics: they split the String-key cost.
+ * A third diagnostic, the sliding log's write protocol alone (claim CAS, ring write, release store of the header),
+ * splits the log's cost into its protocol and its decision.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
@@ -47,6 +49,8 @@ public class FloorBenchmark {
     @State(Scope.Benchmark)
     public static class Hot {
         final PaddedCell cell = new PaddedCell();
+        /** As long as the sliding log's ring in HotKeyBenchmark's ADMIT regime (65,536 entries). */
+        final long[] ring = new long[1 << 16];
     }
 
     @State(Scope.Benchmark)
@@ -152,6 +156,13 @@ public class FloorBenchmark {
     @Threads(1)
     public boolean hotCasT1(Hot hot, Caller caller) {
         return hot.cell.advance(caller.tick());
+    }
+
+    /** Diagnostic: the sliding log's claim, ring write and publish, without its decision (caller time, 1 thread). */
+    @Benchmark
+    @Threads(1)
+    public boolean hotClaimWritePublishT1(Hot hot, Caller caller) {
+        return hot.cell.claimWritePublish(hot.ring, caller.tick());
     }
 
     @Benchmark

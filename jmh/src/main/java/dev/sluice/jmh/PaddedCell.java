@@ -17,6 +17,7 @@ abstract class PaddedCellValue extends PaddedCellLeft {
 final class PaddedCell extends PaddedCellValue {
 
     private static final VarHandle VALUE;
+    private static final long CLAIM = 1L << 62;
 
     static {
         try {
@@ -33,5 +34,19 @@ final class PaddedCell extends PaddedCellValue {
         // Volatile read then CAS: the orderings of the engine's CAS loop.
         long old = value;
         return VALUE.compareAndSet(this, old, Math.max(old, now) + 1);
+    }
+
+    /**
+     * The sliding log's write protocol alone, on a ring of a power-of-two length: claim the cell (a header) with a
+     * CAS, write the entry the header points at, publish the next header with a release store.
+     */
+    boolean claimWritePublish(long[] ring, long now) {
+        long old = value; // volatile read, as the log reads its header
+        if (!VALUE.compareAndSet(this, old, old | CLAIM)) {
+            return false;
+        }
+        ring[(int) old & (ring.length - 1)] = now; // plain: the release store below publishes it
+        VALUE.setRelease(this, (old + 1) & ~CLAIM);
+        return true;
     }
 }
