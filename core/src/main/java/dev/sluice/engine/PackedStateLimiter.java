@@ -12,7 +12,8 @@ import dev.sluice.table.SlotLifecycle;
  * <p>Guarantees: linearizable per key (each admission is one successful CAS of the key's state word; a denial is
  * the volatile read of the state it was decided on); lock-free for an existing key (a failed CAS means another
  * request on that key succeeded; the loser then backs off, see {@link CasBackoff}); no allocation, no lock and no
- * system call on that path. Putting a new key in the table takes its stripe's monitor. Assumes the clock's readings fit its time line (see {@code TimeLine}).
+ * system call on that path. Putting a new key in the table takes its stripe's monitor. Assumes the clock's readings
+ * fit its time line (see {@code TimeLine}).
  */
 final class PackedStateLimiter extends EngineLimiter {
 
