@@ -33,6 +33,8 @@ build_jar_if_stale "$JAR"
 mkdir -p "$OUT"
 rm -f "$OUT"/jmh-*.json "$OUT"/memory.tsv "$OUT"/*.png "$OUT"/REPORT.md "$OUT"/jfr-top.md
 rm -rf "$OUT"/jfr
+# The study's forks belong to the run before this one: the report must not judge this run's targets on them.
+rm -rf "$OUT"/contention
 LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
 
 # Fail on any benchmark error; -prof gc everywhere for B/op.
