@@ -1,5 +1,6 @@
 package dev.sluice.jmh;
 
+import dev.sluice.algorithm.SlidingWindowLog;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
@@ -17,7 +18,6 @@ abstract class PaddedCellValue extends PaddedCellLeft {
 final class PaddedCell extends PaddedCellValue {
 
     private static final VarHandle VALUE;
-    private static final long CLAIM = 1L << 62;
 
     static {
         try {
@@ -42,11 +42,11 @@ final class PaddedCell extends PaddedCellValue {
      */
     boolean claimWritePublish(long[] ring, long now) {
         long old = value; // volatile read, as the log reads its header
-        if (!VALUE.compareAndSet(this, old, old | CLAIM)) {
+        if (!VALUE.compareAndSet(this, old, old | SlidingWindowLog.CLAIM)) {
             return false;
         }
         ring[(int) old & (ring.length - 1)] = now; // plain: the release store below publishes it
-        VALUE.setRelease(this, (old + 1) & ~CLAIM);
+        VALUE.setRelease(this, (old + 1) & ~SlidingWindowLog.CLAIM);
         return true;
     }
 }
