@@ -77,6 +77,23 @@ class SlidingWindowLogTest {
     }
 
     @Test
+    void aRequestAtAnEarlierCallerTimeIsDecidedAtTheKeysNewestTime() {
+        try (RateLimiter log = limiter(Algorithm.SLIDING_WINDOW_LOG, 2, 1, new ManualClock())) {
+            assertTrue(log.tryAcquire(7, 1, 0));
+            assertTrue(log.tryAcquire(7, 1, MS));
+            // At 0.5 ms the permit of time 0 is still in the window, but the key's time is already 1 ms, where it has
+            // left: admitted, and recorded at 1 ms.
+            assertTrue(log.tryAcquire(7, 1, MS / 2));
+            assertFalse(log.tryAcquire(7, 1, MS / 2 + 1));
+            assertFalse(log.tryAcquire(7, 1, 2 * MS - 1));
+            // Both permits recorded at 1 ms have left the window at 2 ms.
+            assertTrue(log.tryAcquire(7, 1, 2 * MS));
+            assertTrue(log.tryAcquire(7, 1, 2 * MS));
+            assertFalse(log.tryAcquire(7, 1, 2 * MS));
+        }
+    }
+
+    @Test
     void decisionTellsRemainingRetryAndReset() {
         Decision d = new Decision();
         assertTrue(limiter.tryAcquire(1, 1, clock.nanoTime(), d));

@@ -70,9 +70,13 @@ public final class SlidingWindowLog {
         if (permits > limit) {
             return DENIED;
         }
+        return acquireAt(header, mem, ringBase, effectiveTime(header, mem, ringBase, t), permits);
+    }
+
+    /** {@link #acquire} at the key's effective time {@code now}, given {@code permits <= limit}. */
+    private long acquireAt(long header, OffHeapMemory mem, int ringBase, long now, long permits) {
         long pos = header & POSITION_MASK;
         boolean full = (header & FULL) != 0;
-        long now = effectiveTime(header, mem, ringBase, t);
         if (full || pos + permits > limit) {
             // The entry this admission overwrites last: it must already be out of the window.
             long oldest = entry(mem, ringBase, wrap(pos + permits - 1));
@@ -85,14 +89,41 @@ public final class SlidingWindowLog {
         return nextVersion(header & ~(POSITION_MASK | FULL | CLAIM)) | newFull | wrap(next);
     }
 
-    /** Writes the entries of an admission decided by {@link #acquire} on {@code header}; the caller holds the claim. */
-    public void write(long header, OffHeapMemory mem, int ringBase, long t, long permits) {
-        long now = effectiveTime(header, mem, ringBase, t);
-        long pos = header & POSITION_MASK;
-        for (long i = 0; i < permits; i++) {
-            // Plain: the release store of the unclaimed header publishes these entries.
-            mem.putLongPlain(ringBase + (int) wrap(pos + i) * 8, now);
+    /**
+     * Whether {@code permits} at {@code t} would be admitted as if {@code t} were the key's latest time. Reads one ring
+     * entry (the one the admission overwrites last). A yes is a yes at {@code max(t, newest entry)} too, the window's
+     * start only moving later; a no is not a denial (the newest entry may be later than {@code t}): ask
+     * {@link #acquire}.
+     */
+    public boolean admitsAt(long header, OffHeapMemory mem, int ringBase, long t, long permits) {
+        if (permits > limit) {
+            return false;
         }
+        long pos = header & POSITION_MASK;
+        if ((header & FULL) == 0 && pos + permits <= limit) {
+            return true;
+        }
+        return entry(mem, ringBase, wrap(pos + permits - 1)) <= t - window;
+    }
+
+    /**
+     * {@link #acquire}, and on an admission the writing of its entries; the caller holds the claim. Returns the new
+     * header, unclaimed, or {@link #DENIED} (nothing written).
+     */
+    public long admit(long header, OffHeapMemory mem, int ringBase, long t, long permits) {
+        if (permits > limit) {
+            return DENIED;
+        }
+        long now = effectiveTime(header, mem, ringBase, t);
+        long next = acquireAt(header, mem, ringBase, now, permits);
+        if (next != DENIED) {
+            long pos = header & POSITION_MASK;
+            for (long i = 0; i < permits; i++) {
+                // Plain: the release store of the unclaimed header publishes these entries.
+                mem.putLongPlain(ringBase + (int) wrap(pos + i) * 8, now);
+            }
+        }
+        return next;
     }
 
     /**

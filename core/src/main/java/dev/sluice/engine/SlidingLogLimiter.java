@@ -10,7 +10,8 @@ import dev.sluice.table.SlotLifecycle;
  * The sliding window log: each key's state word is the header of its ring of timestamps.
  *
  * <p>Guarantees: linearizable per key. A denial reads the header (volatile), the ring, and the header again: if it
- * did not change, the ring it read was the key's. An admission first decides optimistically, then claims the key
+ * did not change, the ring it read was the key's. An admission first decides optimistically (on one ring entry,
+ * the one it would overwrite, at the caller's time: a yes there is a yes at the key's time too), then claims the key
  * with one CAS of the header (setting its claim bit), decides again on the ring the claim freezes (the
  * linearization point: a header can come back to an earlier value after a full lap of the ring, so the first
  * decision alone could be stale), writes the ring and publishes the new header with a release store. A request that
@@ -72,9 +73,10 @@ final class SlidingLogLimiter extends EngineLimiter {
         // race that writer's stores, and the decision under the claim is taken anyway.
         int waits = 0;
         for (;;) {
-            // Volatile read: orders the ring reads after it and pairs with the claim holder's release store.
+            // Volatile read: orders the ring reads after it and pairs with the claim holder's release store. Whether the
+            // header is our key's is checked once, where the outcome is fixed: under the claim, or with the re-read.
             long header = mem.getLongVolatile(at);
-            if (header < 0 || !table.owns(mem, handle, keyword, check)) {
+            if (header < 0) {
                 return RETRY;
             }
             if (SlidingWindowLog.claimed(header)) {
@@ -82,13 +84,16 @@ final class SlidingLogLimiter extends EngineLimiter {
                 continue;
             }
             int base = ringBase(table, header);
-            if (waits == 0 && log.acquire(header, mem, base, t, permits) == SlidingWindowLog.DENIED) {
+            // The optimistic decision reads the one entry the admission would overwrite; the full decision (the newest
+            // entry too) is taken here only when that one says no.
+            if (waits == 0 && !log.admitsAt(header, mem, base, t, permits)
+                    && log.acquire(header, mem, base, t, permits) == SlidingWindowLog.DENIED) {
                 if (d != null) {
                     log.describe(header, false, mem, base, t, permits, d);
                 }
                 // Volatile re-read: an unchanged header means no writer touched the ring we read.
-                if (mem.getLongVolatile(at) == header && table.owns(mem, handle, keyword, check)) {
-                    return DENY;
+                if (mem.getLongVolatile(at) == header) {
+                    return table.owns(mem, handle, keyword, check) ? DENY : RETRY;
                 }
                 continue;
             }
@@ -98,27 +103,35 @@ final class SlidingLogLimiter extends EngineLimiter {
                 waits = waitForClaim(waits);
                 continue;
             }
-            if (!table.owns(mem, handle, keyword, check)) {
-                // The slot passed to another key whose fresh header equalled ours: undo the claim, look again.
-                mem.putLongRelease(at, header);
-                return RETRY;
-            }
-            long next = log.acquire(header, mem, base, t, permits);
-            if (next == SlidingWindowLog.DENIED) {
-                if (d != null) {
-                    log.describe(header, false, mem, base, t, permits, d);
-                }
-                mem.putLongRelease(at, header);
-                return DENY;
-            }
-            log.write(header, mem, base, t, permits);
-            if (d != null) {
-                log.describe(next, true, mem, base, t, permits, d);
-            }
-            // Release: publishes the ring entries written under the claim together with the new header.
-            mem.putLongRelease(at, next);
-            return ADMIT;
+            return decideClaimed(table, mem, at, handle, keyword, check, header, base, permits, t, d);
         }
+    }
+
+    /**
+     * The decision under the key's claim, taken on {@code header}; releases the claim. Apart from {@link #decide} so
+     * that the JIT inlines both (a method of more than 325 bytecodes is not inlined into its caller).
+     */
+    private int decideClaimed(KeyTable table, OffHeapMemory mem, int at, long handle, long keyword, long check,
+            long header, int base, long permits, long t, Decision d) {
+        if (!table.owns(mem, handle, keyword, check)) {
+            // The slot has passed to another key: undo the claim, look again.
+            mem.putLongRelease(at, header);
+            return RETRY;
+        }
+        long next = log.admit(header, mem, base, t, permits);
+        if (next == SlidingWindowLog.DENIED) {
+            if (d != null) {
+                log.describe(header, false, mem, base, t, permits, d);
+            }
+            mem.putLongRelease(at, header);
+            return DENY;
+        }
+        if (d != null) {
+            log.describe(next, true, mem, base, t, permits, d);
+        }
+        // Release: publishes the ring entries written under the claim together with the new header.
+        mem.putLongRelease(at, next);
+        return ADMIT;
     }
 
     @Override

@@ -58,12 +58,11 @@ final class UnclaimedLog {
         OffHeapMemory mem = table.memoryOf(handle);
         long header = table.state(handle);
         int base = table.ringWordOffset(SlidingWindowLog.ringOf(header), 0);
-        long next = log.acquire(header, mem, base, t, 1);
+        // The defect: no CAS to claim the header, so two writers may fill the same ring slot.
+        long next = log.admit(header, mem, base, t, 1);
         if (next == SlidingWindowLog.DENIED) {
             return 0;
         }
-        // The defect: no CAS to claim the header, so two writers may fill the same ring slot.
-        log.write(header, mem, base, t, 1);
         table.putStateRelease(handle, next);
         return 1;
     }
