@@ -5,11 +5,13 @@
 #      FORKS forks each (default 4), 1 x 1 s warmup + 2 x 1 s measurement; then each fork's mean (ForkSpread).
 #      The same on 1 thread, with Sluice given the caller's time too and the CAS-alone floor (forks-t1.*).
 #      The same for 1M uniform keys on 1 thread (long and String keys, Sluice and the reference) with their floors
-#      (forks-many.*). ReportGenerator judges the hot-key and many-key targets on the median of these per-fork means.
+#      (forks-many.*). Then Sluice's token bucket and the competitors on the hot key, 1 to 8 threads, in one run, after
+#      3 x 1 s warmup (forks-competitors.*).
+#      ReportGenerator judges the hot-key, many-key and competitor targets on the median of these per-fork means.
 #   2. ContentionProbe, RUNS JVMs (default 3) of PROBE_SECONDS (default 60): the cost of moving a cache line between
 #      the two threads, floor (a), Sluice and the reference in turn, 100 ms each, in one JVM.
 #
-# Writes jmh/results/contention/ (committed with the report). About 27 minutes on 2 cores with the defaults; run it
+# Writes jmh/results/contention/ (committed with the report). About 45 minutes on 2 cores with the defaults; run it
 # after run-report.sh (which clears jmh/results), then regenerate the report:
 #   java -cp jmh/target/benchmarks.jar dev.sluice.jmh.report.ReportGenerator jmh/results jmh/ANALYSIS.md
 # Holds /tmp/sluice-heavy.lock like run-report.sh; do not wrap it in that lock.
@@ -51,6 +53,15 @@ echo "== JMH, 1M uniform keys, one thread, $FORKS forks per configuration"
   -p impl=SLUICE,REFERENCE -p keyType=LONG,STRING -p distribution=UNIFORM \
   -f "$FORKS" -wi 1 -w 1s -i 2 -r 1s -foe true -rf json -rff "$OUT/forks-many.json" > "$OUT/forks-many.log" 2>&1
 "$JAVA" -cp "$JAR" dev.sluice.jmh.report.ForkSpread "$OUT/forks-many.json" | tee "$OUT/forks-many.md"
+
+echo "== JMH, Sluice's token bucket and the competitors on the hot key, $FORKS forks per configuration"
+# In one run, so that each pair is measured minutes apart, not half an hour. 3 warmup iterations, not 1: the
+# competitors run at a fraction of their speed for their first 2 s (their JIT).
+"$JAVA" -jar "$JAR" 'HotKeyBenchmark\.t[1248]$' -p algorithm=TOKEN_BUCKET \
+  -p impl=SLUICE,BUCKET4J_LOCK_FREE,BUCKET4J_SYNCHRONIZED,RESILIENCE4J,GUAVA \
+  -f "$FORKS" -wi 3 -w 1s -i 2 -r 1s -foe true -rf json -rff "$OUT/forks-competitors.json" \
+  > "$OUT/forks-competitors.log" 2>&1
+"$JAVA" -cp "$JAR" dev.sluice.jmh.report.ForkSpread "$OUT/forks-competitors.json" | tee "$OUT/forks-competitors.md"
 
 for ((i = 1; i <= RUNS; i++)); do
   echo "== ContentionProbe, JVM $i of $RUNS"

@@ -42,10 +42,11 @@ public final class ReportGenerator {
         "BUCKET4J_LOCK_FREE", "BUCKET4J_SYNCHRONIZED", "RESILIENCE4J", "GUAVA"};
     /** Below this, an allocation rate is JMH's measurement noise (profiler bookkeeping spread over all ops). */
     static final double ZERO_BYTES = 0.5;
-    /** Where {@code jmh/contention-study.sh} writes, inside the results directory: 2 to 8 threads, 1, many keys. */
+    /** Where {@code jmh/contention-study.sh} writes, in the results directory: 2-8 threads, 1, many keys, rivals. */
     static final String STUDY = "contention/forks.json";
     static final String STUDY_ONE_THREAD = "contention/forks-t1.json";
     static final String STUDY_MANY_KEYS = "contention/forks-many.json";
+    static final String STUDY_COMPETITORS = "contention/forks-competitors.json";
 
     private final List<Result> results;
     private final List<MemoryRow> memory;
@@ -56,11 +57,13 @@ public final class ReportGenerator {
     private final Path dir;
     /** Several forks per contended configuration, when {@code contention/forks.json} is there. */
     private final ForkStudy study;
+    /** Sluice's token bucket and the competitors on the hot key, several forks each, in one run of the study. */
+    private final ForkStudy rivals;
     private final StringBuilder md = new StringBuilder();
     private final List<String[]> targets = new ArrayList<>();
 
     ReportGenerator(List<Result> results, List<MemoryRow> memory, Properties meta, Map<String, Object> firstRow,
-            Map<String, TreeSet<String>> jvmArgs, Path dir, ForkStudy study) {
+            Map<String, TreeSet<String>> jvmArgs, Path dir, ForkStudy study, ForkStudy rivals) {
         this.results = results;
         this.memory = memory;
         this.meta = meta;
@@ -68,6 +71,7 @@ public final class ReportGenerator {
         this.jvmArgs = jvmArgs;
         this.dir = dir;
         this.study = study;
+        this.rivals = rivals;
     }
 
     public static void main(String[] args) throws IOException {
@@ -109,7 +113,8 @@ public final class ReportGenerator {
         }
         ReportGenerator generator = new ReportGenerator(results, memory, meta, first, jvmArgs, dir,
                 ForkStudy.read(dir.resolve(STUDY)).with(ForkStudy.read(dir.resolve(STUDY_ONE_THREAD)))
-                        .with(ForkStudy.read(dir.resolve(STUDY_MANY_KEYS))));
+                        .with(ForkStudy.read(dir.resolve(STUDY_MANY_KEYS))),
+                ForkStudy.read(dir.resolve(STUDY_COMPETITORS)));
         String analysis = args.length > 1 && Files.exists(Path.of(args[1])) ? Files.readString(Path.of(args[1])) : "";
         Files.writeString(dir.resolve("REPORT.md"), generator.render(analysis));
         System.out.println("wrote " + dir.resolve("REPORT.md") + " from " + results.size() + " results");
@@ -122,6 +127,7 @@ public final class ReportGenerator {
         md.setLength(0);
         hotKey();
         contendedOverForks();
+        competitorsOverForks();
         manyKeys();
         manyKeysOverForks();
         service();
@@ -297,14 +303,12 @@ public final class ReportGenerator {
         double perCore = 1e9 / clockNs;
         int below = 0;
         int beyond = 0;
-        for (Result c : select(r -> r.benchmark.equals("HotKeyCompetitorsBenchmark")
-                && !r.param("impl").equals("GUAVA"))) {
-            Optional<Result> s = hot("SLUICE", "TOKEN_BUCKET", c.param("regime"), c.threads);
-            if (s.isEmpty() || s.get().score / c.score >= 5) {
+        for (HotPair p : competitorPairs()) {
+            if (p.competitor.equals("GUAVA") || p.ratio() >= 5) {
                 continue;
             }
             below++;
-            if (5 * c.score > Math.min(cores, c.threads) * perCore) {
+            if (5 * p.other > Math.min(cores, p.threads) * perCore) {
                 beyond++;
             }
         }
@@ -401,8 +405,7 @@ public final class ReportGenerator {
                 md.append("| ").append(s.param("algorithm")).append(" | ").append(regime).append(" | ").append(impl)
                         .append(" | ").append(s.threads).append(" | ").append(ops(r.median())).append(" | ")
                         .append(forkRange(r))
-                        .append(" | ").append(ref.map(x -> ops(x.median())).orElse("–")).append(" | ")
-                        .append(ref.map(ReportGenerator::forkRange).orElse("–")).append(" | ")
+                        .append(" | ").append(medianAndForks(ref)).append(" | ")
                         .append(ratio(ref.map(x -> r.median() / x.median()))).append(" | ")
                         .append(ratio(floor.map(f -> f.median() / r.median()))).append(" |\n");
             }
@@ -413,6 +416,62 @@ public final class ReportGenerator {
         }
         study.floor("hotCasT1").ifPresent(f -> md.append("| CAS alone (floor of caller time) | | | 1 | ")
                 .append(ops(f.median())).append(" | ").append(forkRange(f)).append(" | | | | |\n"));
+    }
+
+    /** Sluice's token bucket (own clock) against one competitor in one hot-key scenario, in ops/s. */
+    private record HotPair(String competitor, String regime, int threads, double sluice, double other) {
+
+        double ratio() {
+            return sluice / other;
+        }
+    }
+
+    /**
+     * Every hot-key scenario of a competitor against Sluice's token bucket: on the medians of the study's run of both
+     * (section 1c) where it has them, else on section 1's single forks, which can pair a slow fork of one with a fast
+     * fork of the other.
+     */
+    private List<HotPair> competitorPairs() {
+        List<HotPair> pairs = new ArrayList<>();
+        for (Result c : select(r -> r.benchmark.equals("HotKeyCompetitorsBenchmark"))) {
+            String impl = c.param("impl");
+            String regime = c.param("regime");
+            Optional<ForkStudy.Row> other = rivals.hot(impl, "TOKEN_BUCKET", regime, c.threads);
+            Optional<ForkStudy.Row> sluice = rivals.hot("SLUICE", "TOKEN_BUCKET", regime, c.threads);
+            if (other.isPresent() && sluice.isPresent()) {
+                pairs.add(new HotPair(impl, regime, c.threads, sluice.get().median(), other.get().median()));
+            } else {
+                hot("SLUICE", "TOKEN_BUCKET", regime, c.threads)
+                        .ifPresent(s -> pairs.add(new HotPair(impl, regime, c.threads, s.score, c.score)));
+            }
+        }
+        return pairs;
+    }
+
+    private void competitorsOverForks() {
+        if (rivals.isEmpty()) {
+            return;
+        }
+        md.append("\n## 1c. Competitors on the hot key: median of ").append(rivals.forks()).append(" forks\n\n");
+        md.append("From `jmh/contention-study.sh`: the token bucket of section 1 for SLUICE (its own clock) and each "
+                + "competitor, in one JMH run, ").append(rivals.forks()).append(" forks each of 3 x 1 s warmup (the "
+                + "competitors take about 2 s to reach their speed) and 2 x 1 s measurement. The competitor "
+                + "targets are judged here.\n\n");
+        md.append("| competitor | regime | threads | competitor median | competitor forks | Sluice median "
+                + "| Sluice forks | Sluice × competitor |\n|---|---|---:|---:|---|---:|---|---:|\n");
+        for (String regime : List.of("ADMIT", "DENY")) {
+            for (ForkStudy.Row r : rivals.rows) {
+                Result c = r.result();
+                if (c.param("impl").equals("SLUICE") || !c.param("regime").equals(regime)) {
+                    continue;
+                }
+                Optional<ForkStudy.Row> sluice = rivals.hot("SLUICE", "TOKEN_BUCKET", regime, c.threads);
+                md.append("| ").append(c.param("impl")).append(" | ").append(regime).append(" | ").append(c.threads)
+                        .append(" | ").append(ops(r.median())).append(" | ").append(forkRange(r)).append(" | ")
+                        .append(medianAndForks(sluice)).append(" | ")
+                        .append(ratio(sluice.map(x -> x.median() / r.median()))).append(" |\n");
+            }
+        }
     }
 
     private void manyKeysOverForks() {
@@ -442,6 +501,11 @@ public final class ReportGenerator {
         }
         study.floor("coldStringClockCasT1").ifPresent(f -> md.append("| STRING | floor (c): cached `hashCode()` | ")
                 .append(ops(f.median())).append(" | ").append(forkRange(f)).append(" | | | | |\n"));
+    }
+
+    /** Two cells: a row's median and the range of its forks, or dashes. */
+    private static String medianAndForks(Optional<ForkStudy.Row> row) {
+        return row.map(x -> ops(x.median()) + " | " + forkRange(x)).orElse("– | –");
     }
 
     private static String forkRange(ForkStudy.Row r) {
@@ -733,23 +797,22 @@ public final class ReportGenerator {
                 manyLong.isPresent() && coldFloor.isPresent() ? List.of(manyLong.get() / coldFloor.get()) : List.of(),
                 v -> v <= 1.5, "");
         manyVsReference("1M uniform keys, 1 thread, String keys: ≥ 2x the reference" + manyOverForks, "STRING", 2.0);
+        List<HotPair> pairs = competitorPairs();
+        String pairsOverForks = rivals.isEmpty() ? "" : ", median of " + rivals.forks() + " forks, section 1c";
         for (String competitor : List.of("BUCKET4J_LOCK_FREE", "BUCKET4J_SYNCHRONIZED", "RESILIENCE4J")) {
-            List<Double> ratios = new ArrayList<>();
-            for (Result c : select(r -> r.benchmark.equals("HotKeyCompetitorsBenchmark")
-                    && r.param("impl").equals(competitor))) {
-                hot("SLUICE", "TOKEN_BUCKET", c.param("regime"), c.threads).ifPresent(s -> ratios.add(s.score / c.score));
-            }
-            target("≥ 5x " + competitor + " on every hot-key scenario (Sluice own clock, token bucket)", ratios,
-                    v -> v >= 5.0, "");
+            List<Double> ratios = pairs.stream().filter(p -> p.competitor.equals(competitor)).map(HotPair::ratio)
+                    .collect(Collectors.toList());
+            target("≥ 5x " + competitor + " on every hot-key scenario (Sluice own clock, token bucket"
+                    + pairsOverForks + ")", ratios, v -> v >= 5.0, "");
         }
-        List<Double> guava = new ArrayList<>();
-        for (Result g : select(r -> r.param("impl").equals("GUAVA") && !r.benchmark.equals("LatencyBenchmark"))) {
-            Optional<Result> s = g.benchmark.equals("HotKeyCompetitorsBenchmark")
-                    ? hot("SLUICE", "TOKEN_BUCKET", g.param("regime"), g.threads)
-                    : many("SLUICE", g.param("keyType"), g.param("distribution"), g.threads);
-            s.ifPresent(x -> guava.add(x.score / g.score));
+        List<Double> guava = pairs.stream().filter(p -> p.competitor.equals("GUAVA")).map(HotPair::ratio)
+                .collect(Collectors.toList());
+        for (Result g : select(r -> r.param("impl").equals("GUAVA") && r.benchmark.equals("ManyKeysBenchmark"))) {
+            many("SLUICE", g.param("keyType"), g.param("distribution"), g.threads)
+                    .ifPresent(x -> guava.add(x.score / g.score));
         }
-        target("Ahead of Guava everywhere (hot key and many keys)", guava, v -> v > 1.0, "");
+        target("Ahead of Guava everywhere (hot key" + pairsOverForks + "; many keys, section 2)", guava,
+                v -> v > 1.0, "");
         List<Double> allocations = new ArrayList<>();
         List<String> allocating = new ArrayList<>();
         for (Result r : select(r -> !r.benchmark.equals("FloorBenchmark") && (r.param("impl").startsWith("SLUICE")

@@ -33,9 +33,14 @@ class ReportGeneratorTest {
 
     private static String report(Path dir, String json, List<String> memoryLines, ForkStudy study)
             throws Exception {
+        return report(dir, json, memoryLines, study, ForkStudy.none());
+    }
+
+    private static String report(Path dir, String json, List<String> memoryLines, ForkStudy study,
+            ForkStudy rivals) throws Exception {
         List<Result> results = Result.all(Json.parse(json));
         return new ReportGenerator(results, MemoryRow.parse(memoryLines), new Properties(),
-                new LinkedHashMap<>(), new LinkedHashMap<String, TreeSet<String>>(), dir, study).render("");
+                new LinkedHashMap<>(), new LinkedHashMap<String, TreeSet<String>>(), dir, study, rivals).render("");
     }
 
     /** A 2-thread token-bucket row of the several-fork study, with one iteration value per fork. */
@@ -103,6 +108,33 @@ class ReportGeneratorTest {
         assertTrue(report.contains("| TOKEN_BUCKET | ADMIT | SLUICE | 2 | 30.00 M | 14.00 M to 33.00 M | 13.00 M | "
                 + "6.00 M to 14.00 M | 2.31x | – |"), report);
         assertTrue(ForkStudy.read(dir.resolve("absent.json")).isEmpty());
+    }
+
+    @Test
+    void judgesCompetitorTargetsOnTheMedianOfForksWhenTheStudyRanTheCompetitors(@TempDir Path dir) throws Exception {
+        String tb = "\"algorithm\":\"TOKEN_BUCKET\",\"regime\":\"ADMIT\"";
+        String r4j = "\"impl\":\"RESILIENCE4J\",\"regime\":\"ADMIT\"";
+        String r4jTb = "\"impl\":\"RESILIENCE4J\"," + tb;
+        // Section 1's single forks: Sluice landed in a slow fork (0.9x Resilience4j).
+        String json = "[" + row("HotKeyBenchmark.t4", 4, "\"impl\":\"SLUICE\"," + tb, 18e6, 0.0) + ","
+                + row("HotKeyCompetitorsBenchmark.t4", 4, r4j, 20e6, 64.0) + "]";
+        String oneFork = report(dir, json, List.of());
+        assertEquals("**missed**", status(oneFork, "≥ 5x RESILIENCE4J"));
+        assertTrue(oneFork.contains("≥ 5x RESILIENCE4J on every hot-key scenario (Sluice own clock, token bucket) | "
+                + "0.90 |"), oneFork);
+
+        Path competitors = dir.resolve("forks-competitors.json");
+        // Medians of the study's run of both: Sluice 24M (of 18, 23, 25, 26), Resilience4j 4M (of 3, 4, 4, 20).
+        Files.writeString(competitors, "[" + forks("HotKeyBenchmark.t4", 4, "\"impl\":\"SLUICE\"," + tb,
+                18e6, 23e6, 25e6, 26e6) + "," + forks("HotKeyBenchmark.t4", 4, r4jTb, 3e6, 4e6, 4e6, 20e6) + "]");
+        String report = report(dir, json, List.of(), ForkStudy.none(), ForkStudy.read(competitors));
+
+        // 24M / 4M = 6x on the medians: met, whatever the single forks said.
+        assertEquals("**met**", status(report, "≥ 5x RESILIENCE4J"));
+        assertTrue(report.contains("(Sluice own clock, token bucket, median of 4 forks, section 1c) | 6.00 |"),
+                report);
+        assertTrue(report.contains("| RESILIENCE4J | ADMIT | 4 | 4.00 M | 3.00 M to 20.00 M | 24.00 M | "
+                + "18.00 M to 26.00 M | 6.00x |"), report);
     }
 
     @Test
