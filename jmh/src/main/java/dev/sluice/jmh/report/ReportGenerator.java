@@ -467,7 +467,7 @@ public final class ReportGenerator {
                 }
                 Optional<ForkStudy.Row> sluice = rivals.hot("SLUICE", "TOKEN_BUCKET", regime, c.threads);
                 md.append("| ").append(c.param("impl")).append(" | ").append(regime).append(" | ").append(c.threads)
-                        .append(" | ").append(ops(r.median())).append(" | ").append(forkRange(r)).append(" | ")
+                        .append(" | ").append(medianAndForks(Optional.of(r))).append(" | ")
                         .append(medianAndForks(sluice)).append(" | ")
                         .append(ratio(sluice.map(x -> x.median() / r.median()))).append(" |\n");
             }
