@@ -8,14 +8,17 @@ package dev.sluice.engine;
  * take turns and each admission pays one line transfer (about 200 ns on the 2-core VM of the JMH report). A loser
  * that steps back lets the winner admit several requests with the line in its own cache. Measured there
  * ({@code HotKeyBenchmark}, token bucket admitting, 2 to 8 threads): 11-15 M/s without it, 21.5 M/s with 64 hints,
- * 23.4 M/s with 128, 25 M/s with 256; the sampled p99 of the loser rises from 0.6 to 2.9 us at 128. 128 it is.
- * One hint is the x86 {@code PAUSE}, 18 ns on that machine (longer on recent Intel cores, shorter on older ones).
+ * 23.4 M/s with 128, 25 M/s with 256. Measured again side by side on 2026-12-04, 4 rounds of one fork each
+ * (jmh/ANALYSIS.md, "The CAS backoff"): 512 hints were ahead of 128 in all 10 pairs (2, 4 and 8 threads), 768 and
+ * 1024 no better than 512. 512 it is. The loser pays: sampled on 2 threads, p99 fell from 2.8 us to 0.25 us (fewer
+ * requests lose), p99.9 rose from 3-12 us to about 10 us.
+ * One hint is the x86 {@code PAUSE}, 18 ns on that machine (about 40 ns on recent Intel cores, shorter on older ones).
  * No system call, no lock: progress stays lock-free, since a failed CAS still means another request succeeded.
  */
 final class CasBackoff {
 
-    /** Spin-wait hints after one failed CAS (about 2.3 us on the report's machine). */
-    static final int PAUSES = 128;
+    /** Spin-wait hints after one failed CAS (about 9 us on the report's machine). */
+    static final int PAUSES = 512;
 
     private CasBackoff() {
     }
