@@ -30,7 +30,7 @@ public final class FixedWindow implements PackedAlgorithm {
     @Override
     public long acquire(long state, long t, long permits) {
         long stored = state >>> countBits;
-        long index = Math.max(stored, windows.index(t));
+        long index = windows.latest(stored, t);
         long count = index == stored ? state & countMask : 0;
         if (permits > limit - count) {
             return DENIED;
@@ -61,7 +61,7 @@ public final class FixedWindow implements PackedAlgorithm {
     @Override
     public void describe(long state, long next, long t, long permits, Decision d) {
         long stored = state >>> countBits;
-        long index = Math.max(stored, windows.index(t));
+        long index = windows.latest(stored, t);
         long count = index == stored ? state & countMask : 0;
         long untilEnd = windows.end(index) - Math.max(t, windows.start(index));
         if (next != DENIED) {

@@ -33,7 +33,7 @@ public final class SlidingWindowCounter implements PackedAlgorithm {
     @Override
     public long acquire(long state, long t, long permits) {
         long stored = state >>> (2 * countBits);
-        long index = Math.max(stored, windows.index(t));
+        long index = windows.latest(stored, t);
         long prev = previous(state, stored, index);
         long curr = index == stored ? state & countMask : 0;
         long left = limit - curr - permits;
@@ -66,7 +66,7 @@ public final class SlidingWindowCounter implements PackedAlgorithm {
     @Override
     public void describe(long state, long next, long t, long permits, Decision d) {
         long stored = state >>> (2 * countBits);
-        long index = Math.max(stored, windows.index(t));
+        long index = windows.latest(stored, t);
         long prev = previous(state, stored, index);
         long curr = index == stored ? state & countMask : 0;
         long e = elapsedIn(index, t);
