@@ -22,7 +22,7 @@ final class WindowClock {
      * division while {@code t} falls before the stored window's end, as almost every request on a busy key does.
      */
     long latest(long stored, long t) {
-        return t < end(stored) ? stored : t / window;
+        return t < end(stored) ? stored : index(t);
     }
 
     long start(long index) {

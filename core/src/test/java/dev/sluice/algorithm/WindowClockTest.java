@@ -31,7 +31,8 @@ class WindowClockTest {
             WindowClock clock = new WindowClock(window);
             long t = random.nextLong(1L << 50);
             long stored = Math.max(0, t / window + random.nextLong(-3, 4));
-            assertEquals(Math.max(stored, clock.index(t)), clock.latest(stored, t), () -> window + " " + t + " " + stored);
+            assertEquals(Math.max(stored, clock.index(t)), clock.latest(stored, t),
+                    () -> window + " " + t + " " + stored);
         }
     }
 }
