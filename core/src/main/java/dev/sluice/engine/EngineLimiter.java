@@ -144,13 +144,10 @@ abstract class EngineLimiter implements RateLimiter {
     }
 
     private boolean acquireLong(long key, long permits, boolean ownClock, long nowNanos, Decision d) {
-        // A long key's hash loads no key memory: the clock goes first, so hashing overlaps the tail of the clock
-        // read instead of being waited for by it (String keys are hashed first, see elapsed).
-        long now = ownClock ? clock.nanoTime() : nowNanos;
         checkPermits(permits);
         KeyTable table = longTable();
         long keyword = KeyHashing.mixLong(key, table.seed());
-        return acquire(table, keyword, 0, permits, time.elapsed(now), d);
+        return acquire(table, keyword, 0, permits, elapsed(ownClock, nowNanos), d);
     }
 
     private boolean acquireString(CharSequence key, long permits, boolean ownClock, long nowNanos, Decision d) {
@@ -164,7 +161,7 @@ abstract class EngineLimiter implements RateLimiter {
     }
 
     /**
-     * A String key's time, read from the clock only once the key is hashed: a clock read waits for the loads before
+     * The request's time, read from the clock only once the key is hashed: a clock read waits for the loads before
      * it, so a cold key's string is read first and the miss on its slot comes after the clock, where it overlaps the
      * caller's next work instead of the clock read (1M String keys: see jmh/ANALYSIS.md).
      */
