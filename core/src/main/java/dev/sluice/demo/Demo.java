@@ -5,11 +5,13 @@ import dev.sluice.Clock;
 import dev.sluice.ManualClock;
 import dev.sluice.RateLimitConfig;
 import dev.sluice.RateLimiter;
+import dev.sluice.RateLimiterBuilder;
 import dev.sluice.RateLimiterService;
 import dev.sluice.reference.ReferenceRateLimiter;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.SplittableRandom;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -66,38 +68,56 @@ public final class Demo {
 
     private static void throughput() throws InterruptedException {
         System.out.println();
-        System.out.println("Indicative throughput (1.5 s per run, 10,000 string keys, TOKEN_BUCKET 1e9/s, so mostly");
-        System.out.println("admitted; not a benchmark: the real, side-by-side numbers come from the jmh module):");
-        System.out.println("  threads     sluice req/s  reference req/s   ratio");
+        System.out.println("Indicative throughput (1.5 s per run, TOKEN_BUCKET 1e9/s, so mostly admitted;");
+        System.out.println("not a benchmark: the side-by-side numbers are in jmh/results/REPORT.md):");
+        System.out.println("  keys                 threads     sluice req/s  reference req/s   ratio");
         RateLimitConfig config = RateLimitConfig.of(Algorithm.TOKEN_BUCKET, 1_000_000_000L, Duration.ofSeconds(1));
-        String[] keys = new String[10_000];
-        for (int i = 0; i < keys.length; i++) {
-            keys[i] = "user-" + (i % 100) + ":api-" + (i / 100);
+        String[] many = new String[10_000];
+        for (int i = 0; i < many.length; i++) {
+            many[i] = "user-" + (i % 100) + ":api-" + (i / 100);
         }
+        row("one hot key", new String[] {"alice:search"}, RateLimiterBuilder.DEFAULT_MAX_KEYS, config);
+        row("10,000, sized", many, 16_384, config);
+        row("10,000, default", many, RateLimiterBuilder.DEFAULT_MAX_KEYS, config);
+        System.out.println("  \"sized\": maxKeys(16_384); \"default\": room for 1,048,576 keys (32 MiB),");
+        System.out.println("  over which the 10,000 keys spread, missing the CPU caches and TLB: size maxKeys");
+        System.out.println("  to the keys active at once (README, Memory). Sluice hashes a String key's");
+        System.out.println("  characters, seeded, on every call; the reference uses its cached hashCode().");
+        System.out.println("  1M keys: jmh/results/REPORT.md, section 2.");
+    }
+
+    private static void row(String label, String[] keys, int maxKeys, RateLimitConfig config)
+            throws InterruptedException {
+        // Requests visit the keys in a random order, as a gateway's callers do; a round-robin in creation order
+        // would walk the reference's per-key objects in allocation order, which the hardware prefetcher rewards.
+        int[] order = new SplittableRandom(42).ints(1 << 16, 0, keys.length).toArray();
         for (int threads = 1; threads <= 2; threads++) {
             double sluice;
             double reference;
-            try (RateLimiter engine = RateLimiter.create(config, Clock.system())) {
-                sluice = measure(engine, keys, threads);
+            try (RateLimiter engine = RateLimiter.builder(config).maxKeys(maxKeys).build()) {
+                sluice = measure(engine, keys, order, threads);
             }
             try (RateLimiter classic = new ReferenceRateLimiter(config, Clock.system())) {
-                reference = measure(classic, keys, threads);
+                reference = measure(classic, keys, order, threads);
             }
-            System.out.printf("  %7d  %15.0f  %15.0f  %6.2fx%n", threads, sluice, reference, sluice / reference);
+            System.out.printf("  %-20s %7d  %15.0f  %15.0f  %6.2fx%n", label, threads, sluice, reference,
+                    sluice / reference);
         }
     }
 
-    private static double measure(RateLimiter limiter, String[] keys, int threads) throws InterruptedException {
-        run(limiter, keys, threads, RUN_NANOS / 3); // warm-up
-        return run(limiter, keys, threads, RUN_NANOS) * 1e9 / RUN_NANOS;
+    private static double measure(RateLimiter limiter, String[] keys, int[] order, int threads)
+            throws InterruptedException {
+        run(limiter, keys, order, threads, RUN_NANOS / 3); // warm-up
+        return run(limiter, keys, order, threads, RUN_NANOS) * 1e9 / RUN_NANOS;
     }
 
-    private static long run(RateLimiter limiter, String[] keys, int threads, long nanos) throws InterruptedException {
+    private static long run(RateLimiter limiter, String[] keys, int[] order, int threads, long nanos)
+            throws InterruptedException {
         LongAdder total = new LongAdder();
         CountDownLatch start = new CountDownLatch(1);
         List<Thread> workers = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
-            int offset = t * 7919;
+            int offset = t * 7919; // threads start apart in the order
             Thread worker = new Thread(() -> {
                 try {
                     start.await();
@@ -111,8 +131,8 @@ public final class Demo {
                 int i = offset;
                 while (true) {
                     for (int batch = 0; batch < 1024; batch++) {
-                        limiter.tryAcquire(keys[i]);
-                        i = i + 1 == keys.length ? 0 : i + 1;
+                        limiter.tryAcquire(keys[order[i]]);
+                        i = (i + 1) & (order.length - 1);
                     }
                     done += 1024;
                     if (clock.nanoTime() >= end) {

@@ -54,6 +54,13 @@ public class ManyKeysBenchmark {
     @Param("1000000")
     public int keys;
 
+    /**
+     * Sluice's capacity: 0 (the report's runs) sizes its table to {@code keys}; a larger value, such as the builder's
+     * default 1048576, measures a table mostly empty, whose keys are spread over all of it.
+     */
+    @Param("0")
+    public int maxKeys;
+
     private Subject subject;
     private int[] order;
     private String[] names;
@@ -61,7 +68,7 @@ public class ManyKeysBenchmark {
 
     @Setup(Level.Trial)
     public void setUp() {
-        subject = impl.create(CONFIG, keys, MemoryBackend.AUTO);
+        subject = impl.create(CONFIG, maxKeys > 0 ? maxKeys : keys, MemoryBackend.AUTO);
         order = Workload.order(distribution, keys);
         longs = keyType == KeyType.LONG;
         Caller filler = Caller.standalone();
