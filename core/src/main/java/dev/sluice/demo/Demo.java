@@ -81,7 +81,7 @@ public final class Demo {
         row("10,000, default", many, RateLimiterBuilder.DEFAULT_MAX_KEYS, config);
         System.out.println("  \"sized\": maxKeys(16_384); \"default\": room for 1,048,576 keys (32 MiB),");
         System.out.println("  over which the 10,000 keys spread, missing the CPU caches and TLB: size maxKeys");
-        System.out.println("  to the keys active at once (README, Memory). Sluice hashes a String key's");
+        System.out.println("  to the keys active at once (README, Guarantees). Sluice hashes a String key's");
         System.out.println("  characters, seeded, on every call; the reference uses its cached hashCode().");
         System.out.println("  1M keys: jmh/results/REPORT.md, section 2.");
     }
