@@ -244,6 +244,14 @@ class ReportGeneratorTest {
     }
 
     @Test
+    void labelsThroughputTicksInMillionsAndThousands() {
+        assertEquals("0", ReportGenerator.opsLabel(0));
+        assertEquals("500k", ReportGenerator.opsLabel(500_000));
+        assertEquals("20M", ReportGenerator.opsLabel(20_000_000));
+        assertEquals("88M", ReportGenerator.opsLabel(88_300_000));
+    }
+
+    @Test
     void readsJmhNumbersIncludingNaN() {
         Object parsed = Json.parse("{\"a\":[1.5e3,-2,NaN,\"x\\\"y\",true,null],\"b\":{}}");
         Map<?, ?> map = (Map<?, ?>) parsed;
