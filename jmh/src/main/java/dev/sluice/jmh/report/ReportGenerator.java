@@ -748,7 +748,8 @@ public final class ReportGenerator {
                 continue;
             }
             CategoryChart chart = new CategoryChartBuilder().width(1000).height(560)
-                    .title("Bytes per key at " + keys + " keys (heap + off-heap)").yAxisTitle("bytes per key")
+                    .title(String.format(Locale.ROOT, "Bytes per key at %,d keys (heap + off-heap)", keys))
+                    .yAxisTitle("bytes per key")
                     .build();
             chart.getStyler().setStacked(true);
             chart.getStyler().setXAxisLabelRotation(35);
