@@ -2,6 +2,8 @@ package dev.sluice.jmh.report;
 
 import java.io.IOException;
 import java.io.Reader;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -773,15 +775,12 @@ public final class ReportGenerator {
         chart.getStyler().setyAxisTickLabelsFormattingFunction(ReportGenerator::opsLabel);
     }
 
-    /** 20000000 as "20M", 500000 as "500k". */
+    /** 20000000 as "20M", 1500000 as "1.5M", 500000 as "500k": at most two decimals, none that are zero. */
     static String opsLabel(double opsPerSecond) {
-        if (opsPerSecond >= 1e6) {
-            return String.format(Locale.ROOT, "%.0fM", opsPerSecond / 1e6);
-        }
-        if (opsPerSecond >= 1e3) {
-            return String.format(Locale.ROOT, "%.0fk", opsPerSecond / 1e3);
-        }
-        return String.format(Locale.ROOT, "%.0f", opsPerSecond);
+        double scale = opsPerSecond >= 1e6 ? 1e6 : opsPerSecond >= 1e3 ? 1e3 : 1;
+        String suffix = scale == 1e6 ? "M" : scale == 1e3 ? "k" : "";
+        return BigDecimal.valueOf(opsPerSecond / scale).setScale(2, RoundingMode.HALF_UP).stripTrailingZeros()
+                .toPlainString() + suffix;
     }
 
     // ---------------------------------------------------------------- targets

@@ -244,11 +244,14 @@ class ReportGeneratorTest {
     }
 
     @Test
-    void labelsThroughputTicksInMillionsAndThousands() {
+    void labelsThroughputTicksInMillionsAndThousandsWithoutRoundingAwayATicksValue() {
         assertEquals("0", ReportGenerator.opsLabel(0));
         assertEquals("500k", ReportGenerator.opsLabel(500_000));
         assertEquals("20M", ReportGenerator.opsLabel(20_000_000));
-        assertEquals("88M", ReportGenerator.opsLabel(88_300_000));
+        assertEquals("1.5M", ReportGenerator.opsLabel(1_500_000));
+        assertEquals("2.5M", ReportGenerator.opsLabel(2_500_000));
+        assertEquals("88.3M", ReportGenerator.opsLabel(88_300_000));
+        assertEquals("250", ReportGenerator.opsLabel(250));
     }
 
     @Test
