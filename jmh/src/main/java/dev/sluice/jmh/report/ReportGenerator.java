@@ -186,6 +186,13 @@ public final class ReportGenerator {
     private void targetsSection() {
         evaluateTargets();
         md.append("\n## Targets of issue 4\n\n");
+        String profile = meta.getProperty("profile", "");
+        if (profile.equals("quick") || profile.equals("smoke")) {
+            md.append("This is a **").append(profile).append("** run: one fork of short iterations per result, so a "
+                    + "target's status here moves with the host from one run to the next. The targets are judged on "
+                    + "the committed full run and its several-fork study (`jmh/results/REPORT.md` as committed, read "
+                    + "in `jmh/ANALYSIS.md`).\n\n");
+        }
         md.append("| target | measured | status |\n|---|---|---|\n");
         for (String[] t : targets) {
             md.append("| ").append(t[0]).append(" | ").append(t[1]).append(" | ").append(t[2]).append(" |\n");

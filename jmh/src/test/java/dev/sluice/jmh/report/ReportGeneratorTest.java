@@ -255,6 +255,18 @@ class ReportGeneratorTest {
     }
 
     @Test
+    void saysWhereTargetsAreJudgedOnlyInAShortProfile(@TempDir Path dir) throws Exception {
+        List<Result> results = Result.all(Json.parse("[" + hot("SLUICE", 2.0e7, 0) + "]"));
+        for (String profile : List.of("quick", "full")) {
+            Properties meta = new Properties();
+            meta.setProperty("profile", profile);
+            String report = new ReportGenerator(results, List.of(), meta, new LinkedHashMap<>(),
+                    new LinkedHashMap<String, TreeSet<String>>(), dir, ForkStudy.none(), ForkStudy.none()).render("");
+            assertEquals(profile.equals("quick"), report.contains("This is a **quick** run"), report);
+        }
+    }
+
+    @Test
     void readsJmhNumbersIncludingNaN() {
         Object parsed = Json.parse("{\"a\":[1.5e3,-2,NaN,\"x\\\"y\",true,null],\"b\":{}}");
         Map<?, ?> map = (Map<?, ?>) parsed;
