@@ -38,8 +38,13 @@ class ReportGeneratorTest {
 
     private static String report(Path dir, String json, List<String> memoryLines, ForkStudy study,
             ForkStudy rivals) throws Exception {
+        return report(dir, json, memoryLines, study, rivals, new Properties());
+    }
+
+    private static String report(Path dir, String json, List<String> memoryLines, ForkStudy study,
+            ForkStudy rivals, Properties meta) throws Exception {
         List<Result> results = Result.all(Json.parse(json));
-        return new ReportGenerator(results, MemoryRow.parse(memoryLines), new Properties(),
+        return new ReportGenerator(results, MemoryRow.parse(memoryLines), meta,
                 new LinkedHashMap<>(), new LinkedHashMap<String, TreeSet<String>>(), dir, study, rivals).render("");
     }
 
@@ -256,12 +261,11 @@ class ReportGeneratorTest {
 
     @Test
     void saysWhereTargetsAreJudgedOnlyInAShortProfile(@TempDir Path dir) throws Exception {
-        List<Result> results = Result.all(Json.parse("[" + hot("SLUICE", 2.0e7, 0) + "]"));
         for (String profile : List.of("quick", "full")) {
             Properties meta = new Properties();
             meta.setProperty("profile", profile);
-            String report = new ReportGenerator(results, List.of(), meta, new LinkedHashMap<>(),
-                    new LinkedHashMap<String, TreeSet<String>>(), dir, ForkStudy.none(), ForkStudy.none()).render("");
+            String report = report(dir, "[" + hot("SLUICE", 2.0e7, 0) + "]", List.of(), ForkStudy.none(),
+                    ForkStudy.none(), meta);
             assertEquals(profile.equals("quick"), report.contains("This is a **quick** run"), report);
         }
     }
