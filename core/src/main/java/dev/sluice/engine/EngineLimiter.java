@@ -8,6 +8,7 @@ import dev.sluice.RateLimiter;
 import dev.sluice.table.KeyHashing;
 import dev.sluice.table.KeyTable;
 import dev.sluice.table.MemoryFactory;
+import dev.sluice.table.OffHeapMemory;
 import dev.sluice.table.SlotLifecycle;
 import java.util.Objects;
 import java.util.concurrent.atomic.LongAdder;
@@ -48,11 +49,16 @@ abstract class EngineLimiter implements RateLimiter {
         this.time = new TimeLine(clock.nanoTime(), config.windowNanos());
     }
 
-    /** Decides one request on slot {@code handle}: {@link #ADMIT}, {@link #DENY} or {@link #RETRY}. */
-    abstract int decide(KeyTable table, long handle, long keyword, long check, long permits, long t, Decision d);
+    /**
+     * Decides one request on the slot at byte offset {@code slot} of {@code mem}: {@link #ADMIT}, {@link #DENY} or
+     * {@link #RETRY}.
+     */
+    abstract int decide(KeyTable table, OffHeapMemory mem, int slot, long keyword, long check, long permits, long t,
+            Decision d);
 
-    /** Gives back permits on slot {@code handle}; false if the slot changed hands (find the key again). */
-    abstract boolean giveBack(KeyTable table, long handle, long keyword, long check, long permits, long t);
+    /** Gives back permits on a slot; false if the slot changed hands (find the key again). */
+    abstract boolean giveBack(KeyTable table, OffHeapMemory mem, int slot, long keyword, long check, long permits,
+            long t);
 
     /** How the tables see this algorithm's state. */
     abstract SlotLifecycle lifecycle();
@@ -170,15 +176,18 @@ abstract class EngineLimiter implements RateLimiter {
     }
 
     private boolean acquire(KeyTable table, long keyword, long check, long permits, long t, Decision d) {
+        // The key's stripe memory, looked up once: the probe and the decision both work on it.
+        OffHeapMemory mem = table.memoryOfKey(keyword);
         for (;;) {
-            long handle = table.find(keyword, check);
-            if (handle == KeyTable.ABSENT) {
-                handle = table.findOrPut(keyword, check, t);
+            int slot = table.findSlot(mem, keyword, check);
+            if (slot == KeyTable.NO_SLOT) {
+                long handle = table.findOrPut(keyword, check, t);
                 if (handle == KeyTable.FULL) {
                     return tableFull(d);
                 }
+                slot = KeyTable.slotOf(handle);
             }
-            int outcome = decide(table, handle, keyword, check, permits, t, d);
+            int outcome = decide(table, mem, slot, keyword, check, permits, t, d);
             if (outcome != RETRY) {
                 return outcome == ADMIT;
             }
@@ -187,9 +196,10 @@ abstract class EngineLimiter implements RateLimiter {
     }
 
     private void giveBack(KeyTable table, long keyword, long check, long permits, long t) {
+        OffHeapMemory mem = table.memoryOfKey(keyword);
         for (;;) {
-            long handle = table.find(keyword, check);
-            if (handle == KeyTable.ABSENT || giveBack(table, handle, keyword, check, permits, t)) {
+            int slot = table.findSlot(mem, keyword, check);
+            if (slot == KeyTable.NO_SLOT || giveBack(table, mem, slot, keyword, check, permits, t)) {
                 return;
             }
             Thread.onSpinWait();

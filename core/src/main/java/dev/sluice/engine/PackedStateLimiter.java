@@ -48,13 +48,13 @@ final class PackedStateLimiter extends EngineLimiter {
     }
 
     @Override
-    int decide(KeyTable table, long handle, long keyword, long check, long permits, long t, Decision d) {
-        OffHeapMemory mem = table.memoryOf(handle);
-        int at = table.stateOffset(handle);
+    int decide(KeyTable table, OffHeapMemory mem, int slot, long keyword, long check, long permits, long t,
+            Decision d) {
+        int at = table.stateOffset(slot);
         for (;;) {
             // Volatile read: the state we decide on; the keyword check after it tells whether it is still our key's.
             long state = mem.getLongVolatile(at);
-            if (state < 0 || !table.owns(mem, handle, keyword, check)) {
+            if (state < 0 || !table.owns(mem, slot, keyword, check)) {
                 return RETRY;
             }
             long next = algorithm.acquire(state, t, permits);
@@ -76,13 +76,12 @@ final class PackedStateLimiter extends EngineLimiter {
     }
 
     @Override
-    boolean giveBack(KeyTable table, long handle, long keyword, long check, long permits, long t) {
-        OffHeapMemory mem = table.memoryOf(handle);
-        int at = table.stateOffset(handle);
+    boolean giveBack(KeyTable table, OffHeapMemory mem, int slot, long keyword, long check, long permits, long t) {
+        int at = table.stateOffset(slot);
         for (;;) {
             // Volatile read, then the keyword check, as in decide.
             long state = mem.getLongVolatile(at);
-            if (state < 0 || !table.owns(mem, handle, keyword, check)) {
+            if (state < 0 || !table.owns(mem, slot, keyword, check)) {
                 return false;
             }
             long next = algorithm.release(state, t, permits);

@@ -66,9 +66,9 @@ final class SlidingLogLimiter extends EngineLimiter {
     }
 
     @Override
-    int decide(KeyTable table, long handle, long keyword, long check, long permits, long t, Decision d) {
-        OffHeapMemory mem = table.memoryOf(handle);
-        int at = table.stateOffset(handle);
+    int decide(KeyTable table, OffHeapMemory mem, int slot, long keyword, long check, long permits, long t,
+            Decision d) {
+        int at = table.stateOffset(slot);
         // Waits behind other writers so far. Once one has been met, skip the optimistic decision: its ring reads would
         // race that writer's stores, and the decision under the claim is taken anyway.
         int waits = 0;
@@ -93,7 +93,7 @@ final class SlidingLogLimiter extends EngineLimiter {
                 }
                 // Volatile re-read: an unchanged header means no writer touched the ring we read.
                 if (mem.getLongVolatile(at) == header) {
-                    return table.owns(mem, handle, keyword, check) ? DENY : RETRY;
+                    return table.owns(mem, slot, keyword, check) ? DENY : RETRY;
                 }
                 continue;
             }
@@ -103,7 +103,7 @@ final class SlidingLogLimiter extends EngineLimiter {
                 waits = waitForClaim(waits);
                 continue;
             }
-            return decideClaimed(table, mem, at, handle, keyword, check, header, base, permits, t, d);
+            return decideClaimed(table, mem, slot, keyword, check, header, base, permits, t, d);
         }
     }
 
@@ -111,9 +111,10 @@ final class SlidingLogLimiter extends EngineLimiter {
      * The decision under the key's claim, taken on {@code header}; releases the claim. Apart from {@link #decide} so
      * that the JIT inlines both (a method of more than 325 bytecodes is not inlined into its caller).
      */
-    private int decideClaimed(KeyTable table, OffHeapMemory mem, int at, long handle, long keyword, long check,
+    private int decideClaimed(KeyTable table, OffHeapMemory mem, int slot, long keyword, long check,
             long header, int base, long permits, long t, Decision d) {
-        if (!table.owns(mem, handle, keyword, check)) {
+        int at = table.stateOffset(slot);
+        if (!table.owns(mem, slot, keyword, check)) {
             // The slot has passed to another key: undo the claim, look again.
             mem.putLongRelease(at, header);
             return RETRY;
@@ -135,13 +136,12 @@ final class SlidingLogLimiter extends EngineLimiter {
     }
 
     @Override
-    boolean giveBack(KeyTable table, long handle, long keyword, long check, long permits, long t) {
-        OffHeapMemory mem = table.memoryOf(handle);
-        int at = table.stateOffset(handle);
+    boolean giveBack(KeyTable table, OffHeapMemory mem, int slot, long keyword, long check, long permits, long t) {
+        int at = table.stateOffset(slot);
         int waits = 0;
         for (;;) {
             long header = mem.getLongVolatile(at);
-            if (header < 0 || !table.owns(mem, handle, keyword, check)) {
+            if (header < 0 || !table.owns(mem, slot, keyword, check)) {
                 return false;
             }
             if (SlidingWindowLog.claimed(header)
@@ -149,7 +149,7 @@ final class SlidingLogLimiter extends EngineLimiter {
                 waits = waitForClaim(waits);
                 continue;
             }
-            if (!table.owns(mem, handle, keyword, check)) {
+            if (!table.owns(mem, slot, keyword, check)) {
                 mem.putLongRelease(at, header);
                 return false;
             }

@@ -46,17 +46,15 @@ final class TimeLine {
     }
 
     long elapsed(long now) {
-        // Inside [origin, last] the subtraction cannot overflow; outside, time is clamped to the line's ends.
-        long d = now >= origin && now <= last ? now - origin : now < origin ? 0 : RateLimitConfig.HORIZON_NANOS;
+        // Clamped to [origin, last] first, so the subtraction cannot overflow. Clamps, not branches: the JIT makes
+        // them conditional moves, with no rarely taken branch on the hot path.
+        long d = Math.min(Math.max(now, origin), last) - origin;
         // Opaque: any recent value of the mark will do; it only ever lags the latest reading.
         long mark = (long) HIGH_WATER.getOpaque(this);
-        if (d < mark) {
-            return mark;
-        }
         if (d - mark > HIGH_WATER_STEP_NANOS) {
             HIGH_WATER.setOpaque(this, d);
         }
-        return d;
+        return Math.max(d, mark);
     }
 
     /** The clock reading of elapsed time 0. */

@@ -50,6 +50,8 @@ public final class KeyTable {
     public static final long ABSENT = -1L;
     /** {@link #findOrPut}: the key is absent and there is no room for it. */
     public static final long FULL = -2L;
+    /** {@link #findSlot}: the key is absent. */
+    public static final int NO_SLOT = -1;
 
     /** How far a stripe at its live-key limit looks for an idle key that ends its cluster. */
     static final int EVICTION_SCAN = 64;
@@ -72,8 +74,8 @@ public final class KeyTable {
     private final OffHeapMemory[] memory;
     private final Stripe[] stripes;
     private final SlotLifecycle lifecycle;
-    /** Slots of the long keys whose keyword would be 0 or 1, after the stripe's slot area (stripe 0). */
-    private final long reservedHandle;
+    /** Slots of the long keys whose keyword would be 0 or 1: after the slot area of stripe 0, both keywords' stripe. */
+    private final int reservedSlot;
 
     /** Per-stripe bookkeeping, guarded by the stripe's monitor; {@code live} is volatile for lock-free reads. */
     private static final class Stripe {
@@ -140,7 +142,7 @@ public final class KeyTable {
             free();
             throw e;
         }
-        this.reservedHandle = handle(0, slotsPerStripe * slotBytes);
+        this.reservedSlot = slotsPerStripe * slotBytes;
         // The two dedicated slots own the two spare rings of stripe 0; their keywords are never looked at.
         for (int r = 0; r < 2; r++) {
             memory[0].putLongRelease((slotsPerStripe + r) * slotBytes + stateOffset,
@@ -170,25 +172,38 @@ public final class KeyTable {
 
     /** The slot of a key (a long key already mixed by {@link KeyHashing#mixLong}), or {@link #ABSENT}. */
     public long find(long keyword, long check) {
-        if (!stringKeys && (keyword == EMPTY || keyword == TOMBSTONE)) {
-            return reservedHandle + keyword * slotBytes;
-        }
         int stripe = stripeOf(keyword);
-        OffHeapMemory mem = memory[stripe];
+        int slot = findSlot(memory[stripe], keyword, check);
+        return slot == NO_SLOT ? ABSENT : handle(stripe, slot);
+    }
+
+    /** The memory of the stripe that holds a key's slot, wherever it is put. */
+    public OffHeapMemory memoryOfKey(long keyword) {
+        return memory[stripeOf(keyword)];
+    }
+
+    /**
+     * {@link #find} given the key's {@link #memoryOfKey memory}: the slot's byte offset there, or {@link #NO_SLOT}.
+     * The hot path: the caller keeps the memory and the slot, instead of unpacking a handle to look them up again.
+     */
+    public int findSlot(OffHeapMemory mem, long keyword, long check) {
+        if (!stringKeys && (keyword == EMPTY || keyword == TOMBSTONE)) {
+            return reservedSlot + (int) keyword * slotBytes;
+        }
         int i = homeOf(keyword);
         for (int probes = 0; probes < slotsPerStripe; probes++) {
             int offset = i * slotBytes;
             // Acquire: pairs with the release store that published the keyword, so its check and state are visible.
             long k = mem.getLongAcquire(offset);
             if (k == EMPTY) {
-                return ABSENT;
+                return NO_SLOT;
             }
             if (k == keyword && (!stringKeys || mem.getLongPlain(offset + 8) == check)) {
-                return handle(stripe, offset);
+                return offset;
             }
             i = next(i);
         }
-        return ABSENT;
+        return NO_SLOT;
     }
 
     /**
@@ -404,17 +419,16 @@ public final class KeyTable {
 
     /** Whether the slot still belongs to the key; call after reading the state, to validate what was read. */
     public boolean owns(long handle, long keyword, long check) {
-        return owns(memory[stripeIndex(handle)], handle, keyword, check);
+        return owns(memory[stripeIndex(handle)], offset(handle), keyword, check);
     }
 
-    /** {@link #owns(long, long, long)} given the slot's {@link #memoryOf memory}, for callers that hold it. */
-    public boolean owns(OffHeapMemory mem, long handle, long keyword, long check) {
+    /** {@link #owns(long, long, long)} given the slot's memory and byte offset, for callers that hold them. */
+    public boolean owns(OffHeapMemory mem, int slot, long keyword, long check) {
         if (!stringKeys && (keyword == EMPTY || keyword == TOMBSTONE)) {
             return true;
         }
-        int offset = offset(handle);
         // Plain reads are ordered after the caller's volatile read of the state (acquire semantics).
-        return mem.getLongPlain(offset) == keyword && (!stringKeys || mem.getLongPlain(offset + 8) == check);
+        return mem.getLongPlain(slot) == keyword && (!stringKeys || mem.getLongPlain(slot + 8) == check);
     }
 
     /** The state word of a slot, volatile. Negative means dead: look the key up again. */
@@ -432,9 +446,14 @@ public final class KeyTable {
         memory[stripeIndex(handle)].putLongRelease(offset(handle) + stateOffset, value);
     }
 
-    /** Byte offset of a slot's state word in {@link #memoryOf} the slot. */
-    public int stateOffset(long handle) {
-        return offset(handle) + stateOffset;
+    /** Byte offset of the state word of the slot at byte offset {@code slot} of its memory. */
+    public int stateOffset(int slot) {
+        return slot + stateOffset;
+    }
+
+    /** The byte offset of a slot in {@link #memoryOf} the slot. */
+    public static int slotOf(long handle) {
+        return offset(handle);
     }
 
     /** The memory that holds a slot and its ring. */
