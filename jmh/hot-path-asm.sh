@@ -84,25 +84,19 @@ for hexfile in "$out"/*.hex; do
     sed -n 3p "$hexfile" | xxd -r -p > "$out/$name.bin"
     objdump -D -b binary -mi386:x86-64 -Mintel --adjust-vma="0x$base" "$out/$name.bin" \
         | sed -n '/<.data>:/,$p' > "$out/$name.s"
-    count=$(awk -v entry="$entry" '
-        $1 ~ /^[0-9a-f]+:$/ && split($0, field, "\t") >= 3 {
-            if ($1 == entry ":") on = 1
-            if (on) { n++; if ($0 ~ /\tret/) { print n; exit } }
-        }
-    ' "$out/$name.s")
-    echo "== $name: $(stat -c %s "$out/$name.bin") bytes of code;" \
-        "${count:-?} instructions from the entry (0x$entry) to the first ret; listing: $out/$name.s"
-    # In a JMH stub, the benchmark loop: the smallest loop holding a CAS or a call (the decision, inlined or called),
-    # as the static instructions between a backward jump and its target.
-    [[ $name == *_jmhStub ]] || continue
-    awk '
+    # One pass over the listing: the instructions from the entry to the first ret; in a JMH stub also the benchmark
+    # loop, the smallest loop holding a CAS or a call (the decision, inlined or called), as the static instructions
+    # between a backward jump and its target.
+    awk -v entry="$entry" -v name="$name" -v bytes="$(stat -c %s "$out/$name.bin")" -v listing="$out/$name.s" '
         function hex(s,    i, v) {
             v = 0
             for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
             return v
         }
         $1 ~ /^[0-9a-f]+:$/ && split($0, field, "\t") >= 3 {
-            name[++n] = substr($1, 1, length($1) - 1); addr[n] = hex(name[n])
+            at[++n] = substr($1, 1, length($1) - 1); addr[n] = hex(at[n])
+            if (at[n] == entry) on = 1
+            if (on && count == "") { run++; if ($0 ~ /\tret/) count = run }
             if ($0 ~ /lock cmpxchg|\tcall /) work[n] = 1
             if ($0 ~ /\tj[a-z]+ +0x[0-9a-f]+/) {
                 t = $0; sub(/.*\tj[a-z]+ +0x/, "", t)
@@ -110,13 +104,16 @@ for hexfile in "$out"/*.hex; do
             }
         }
         END {
+            printf "== %s: %d bytes of code; %s instructions from the entry (0x%s) to the first ret; listing: %s\n", \
+                name, bytes, count == "" ? "?" : count, entry, listing
+            if (name !~ /_jmhStub$/) exit
             best = 0
             for (i = 1; i <= n; i++) if (i in back) {
                 first = 0; holds = 0
                 for (j = 1; j <= i; j++) {
                     if (addr[j] >= hex(back[i])) { if (!first) first = j; if (j in work) holds = 1 }
                 }
-                if (holds && (best == 0 || i - first + 1 < best)) { best = i - first + 1; from = back[i]; to = name[i] }
+                if (holds && (best == 0 || i - first + 1 < best)) { best = i - first + 1; from = back[i]; to = at[i] }
             }
             if (best) printf "   benchmark loop: 0x%s-0x%s, %d instructions (a call counts as one)\n", \
                 from, to, best

@@ -103,7 +103,7 @@ final class SlidingLogLimiter extends EngineLimiter {
                 waits = waitForClaim(waits);
                 continue;
             }
-            return decideClaimed(table, mem, slot, keyword, check, header, base, permits, t, d);
+            return decideClaimed(table, mem, slot, at, keyword, check, header, base, permits, t, d);
         }
     }
 
@@ -111,9 +111,8 @@ final class SlidingLogLimiter extends EngineLimiter {
      * The decision under the key's claim, taken on {@code header}; releases the claim. Apart from {@link #decide} so
      * that the JIT inlines both (a method of more than 325 bytecodes is not inlined into its caller).
      */
-    private int decideClaimed(KeyTable table, OffHeapMemory mem, int slot, long keyword, long check,
+    private int decideClaimed(KeyTable table, OffHeapMemory mem, int slot, int at, long keyword, long check,
             long header, int base, long permits, long t, Decision d) {
-        int at = table.stateOffset(slot);
         if (!table.owns(mem, slot, keyword, check)) {
             // The slot has passed to another key: undo the claim, look again.
             mem.putLongRelease(at, header);
