@@ -9,7 +9,7 @@
 # benchmark loop and whatever C2 inlined into it; a method it calls instead shows as a call, and is worth listing too.
 # Needs objdump and xxd, not hsdis: the JVM prints the code as hex (-XX:CompileCommand=print) and objdump decodes it
 # (x86-64 only). The JVM's own output goes to jmh/target/asm/vm.log, away from JMH's. Takes the last full (not OSR)
-# C2 compilation of each method, from one fork of 4 x 1 s warmup and 1 x 1 s measurement. jmh/ANALYSIS.md, "the
+# C2 compilation of each method, from one fork of 4 x 1 s warmup and 1 x 1 s measurement. jmh/EXPERIMENTS.md, "the
 # token bucket's compiled hot path", reads its output.
 set -euo pipefail
 cd "$(dirname "$0")/.."
