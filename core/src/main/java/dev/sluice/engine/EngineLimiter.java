@@ -169,7 +169,8 @@ abstract class EngineLimiter implements RateLimiter {
     /**
      * The request's time, read from the clock only once the key is hashed: a clock read waits for the loads before
      * it, so a cold key's string is read first and the miss on its slot comes after the clock, where it overlaps the
-     * caller's next work instead of the clock read (1M String keys, measured when it was made: jmh/ANALYSIS.md of commit 281bf66).
+     * caller's next work instead of the clock read (1M String keys, measured when it was made: jmh/ANALYSIS.md of
+     * commit 281bf66).
      */
     private long elapsed(boolean ownClock, long nowNanos) {
         return time.elapsed(ownClock ? clock.nanoTime() : nowNanos);

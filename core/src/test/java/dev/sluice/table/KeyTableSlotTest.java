@@ -12,7 +12,10 @@ import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** The hot path's lookup by slot ({@code memoryOfKey}, {@code findSlot}, {@code owns} by slot) agrees with the handles. */
+/**
+ * The hot path's lookup by slot ({@code memoryOfKey}, {@code findSlot}, {@code owns} by slot) agrees with the
+ * handles.
+ */
 class KeyTableSlotTest {
 
     /** A one-word lifecycle: fresh state 5, never idle. */
