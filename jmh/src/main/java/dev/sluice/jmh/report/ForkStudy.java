@@ -6,9 +6,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * The results of runs with several forks per configuration ({@code jmh/contention-study.sh}), each reduced to the
@@ -34,35 +40,83 @@ final class ForkStudy {
         double fastest() {
             return forkMeans[forkMeans.length - 1];
         }
+
+        /** This configuration with {@code other}'s forks (another round of it) added. */
+        Row plus(Row other) {
+            double[] all = Arrays.copyOf(forkMeans, forkMeans.length + other.forkMeans.length);
+            System.arraycopy(other.forkMeans, 0, all, forkMeans.length, other.forkMeans.length);
+            Arrays.sort(all);
+            return new Row(result, all);
+        }
     }
 
     final List<Row> rows;
+    /** Whether the forks ran in rounds (one fork of every configuration per round), not in a row. */
+    final boolean inRounds;
 
-    private ForkStudy(List<Row> rows) {
+    private ForkStudy(List<Row> rows, boolean inRounds) {
         this.rows = rows;
+        this.inRounds = inRounds;
     }
 
     static ForkStudy none() {
-        return new ForkStudy(List.of());
+        return new ForkStudy(List.of(), false);
     }
 
     /** This study's rows and then {@code other}'s (the study writes one file per JMH run). */
     ForkStudy with(ForkStudy other) {
         List<Row> all = new ArrayList<>(rows);
         all.addAll(other.rows);
-        return new ForkStudy(all);
+        return new ForkStudy(all, inRounds || other.inRounds);
     }
 
-    /** The study in {@code file}, or none if there is no such file. */
+    /**
+     * The study in {@code file}; or, where the study ran its forks in rounds (one fork of every configuration per
+     * round, so that a slow stretch of a shared host falls on all configurations alike), the rounds written beside
+     * it as {@code NAME-round1.json}, {@code NAME-round2.json} and so on, each configuration's forks gathered into
+     * one row; or none if there is neither.
+     */
     static ForkStudy read(Path file) throws IOException {
-        if (!Files.exists(file)) {
-            return none();
+        List<Path> parts = new ArrayList<>();
+        if (Files.exists(file)) {
+            parts.add(file);
+        } else {
+            parts.addAll(rounds(file));
         }
-        List<Row> rows = new ArrayList<>();
-        for (Object row : (List<?>) Json.parse(Files.readString(file, StandardCharsets.UTF_8))) {
-            rows.add(row((Map<?, ?>) row));
+        Map<String, Row> rows = new LinkedHashMap<>();
+        for (Path part : parts) {
+            for (Object raw : (List<?>) Json.parse(Files.readString(part, StandardCharsets.UTF_8))) {
+                Row row = row((Map<?, ?>) raw);
+                rows.merge(configuration(row.result), row, Row::plus);
+            }
         }
-        return new ForkStudy(rows);
+        return new ForkStudy(new ArrayList<>(rows.values()), parts.size() > 1);
+    }
+
+    /** The round files of the study named by {@code file}, in round order. */
+    private static List<Path> rounds(Path file) throws IOException {
+        Path dir = file.toAbsolutePath().getParent();
+        String name = file.getFileName().toString();
+        Pattern round = Pattern.compile(Pattern.quote(name.substring(0, name.length() - ".json".length()))
+                + "-round(\\d+)\\.json");
+        if (!Files.isDirectory(dir)) {
+            return List.of();
+        }
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.filter(f -> round.matcher(f.getFileName().toString()).matches())
+                    .sorted(Comparator.comparingInt(f -> roundNumber(round, f))).collect(Collectors.toList());
+        }
+    }
+
+    private static int roundNumber(Pattern round, Path file) {
+        Matcher m = round.matcher(file.getFileName().toString());
+        m.matches();
+        return Integer.parseInt(m.group(1));
+    }
+
+    /** What makes two rows the same configuration: benchmark, mode, threads and parameters. */
+    private static String configuration(Result r) {
+        return r.benchmark + "." + r.method + " " + r.mode + " " + r.threads + " " + r.params;
     }
 
     @SuppressWarnings("unchecked")
@@ -84,6 +138,12 @@ final class ForkStudy {
 
     int forks() {
         return rows.stream().mapToInt(r -> r.forkMeans.length).min().orElse(0);
+    }
+
+    /** How the forks were run, for the report: {@code " forks"}, and the rounds where there were rounds. */
+    String forksRun() {
+        return " forks" + (inRounds ? " (run in rounds of one fork of every configuration, so that a slow stretch "
+                + "of the shared host falls on all configurations alike)" : "");
     }
 
     Optional<Row> hot(String impl, String algorithm, String regime, int threads) {

@@ -396,7 +396,7 @@ public final class ReportGenerator {
         md.append("From `jmh/contention-study.sh` (its logs and JSON are in `contention/`): the benchmarks of section 1 "
                 + "for SLUICE and REFERENCE on 2, 4 and 8 threads, and for SLUICE, SLUICE_CALLER_TIME and REFERENCE "
                 + "on 1 thread, with floor (a) (and the CAS alone for caller time), each in ").append(study.forks())
-                .append(" forks of 1 x 1 s warmup and 2 x 1 s measurement. On this machine a "
+                .append(study.forksRun()).append(" of 1 x 1 s warmup and 2 x 1 s measurement. On this machine a "
                 + "contended result can land on one of two levels from one fork to the next, about 2x apart, when "
                 + "the cost of moving a cache line between the two vCPUs changes over time (see the analysis), "
                 + "and one thread's results move with the other work on the shared host. One fork per "
@@ -467,7 +467,8 @@ public final class ReportGenerator {
         }
         md.append("\n## 1c. Competitors on the hot key: median of ").append(rivals.forks()).append(" forks\n\n");
         md.append("From `jmh/contention-study.sh`: the token bucket of section 1 for SLUICE (its own clock) and each "
-                + "competitor, in one JMH run, ").append(rivals.forks()).append(" forks each of 3 x 1 s warmup (the "
+                + "competitor, in the same JMH runs, ").append(rivals.forks()).append(rivals.forksRun())
+                .append(" each of 3 x 1 s warmup (the "
                 + "competitors take about 2 s to reach their speed) and 2 x 1 s measurement. The competitor "
                 + "targets are judged here.\n\n");
         md.append("| competitor | regime | threads | competitor median | competitor forks | Sluice median "
@@ -495,9 +496,10 @@ public final class ReportGenerator {
         }
         md.append("\n## 2b. Many keys, 1 thread: median of ").append(study.forks()).append(" forks\n\n");
         md.append("From `jmh/contention-study.sh`: 1M uniform keys on 1 thread, Sluice and the reference, with the "
-                + "floors of the same keys (section 6), each in ").append(study.forks()).append(" forks of 1 x 1 s "
-                + "warmup and 2 x 1 s measurement. One thread's result on a million keys moves with the other work on "
-                + "the shared host from one fork to the next; the many-key targets are judged here.\n\n");
+                + "floors of the same keys (section 6), each in ").append(study.forks()).append(study.forksRun())
+                .append(" of 1 x 1 s warmup and 2 x 1 s measurement. One thread's result on a million keys moves "
+                + "with the other work on the shared host from one fork to the next; the many-key targets are judged "
+                + "here.\n\n");
         md.append("| keys | implementation | median | forks | × ref | floor | floor median | × floor |\n"
                 + "|---|---|---:|---|---:|---|---:|---:|\n");
         for (ForkStudy.Row r : rows) {

@@ -1,5 +1,6 @@
 package dev.sluice.jmh.report;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -113,6 +114,27 @@ class ReportGeneratorTest {
         assertTrue(report.contains("| TOKEN_BUCKET | ADMIT | SLUICE | 2 | 30.00 M | 14.00 M to 33.00 M | 13.00 M | "
                 + "6.00 M to 14.00 M | 2.31x | – |"), report);
         assertTrue(ForkStudy.read(dir.resolve("absent.json")).isEmpty());
+    }
+
+    @Test
+    void gathersAStudyRunInRoundsIntoOneRowPerConfiguration(@TempDir Path dir) throws Exception {
+        // Two rounds, with one to three forks of each configuration: each row gathers its forks from every round.
+        Files.writeString(dir.resolve("forks-round1.json"), "[" + forks("SLUICE", 14e6) + ","
+                + forks("REFERENCE", 6e6, 12e6) + "]");
+        Files.writeString(dir.resolve("forks-round2.json"), "[" + forks("REFERENCE", 14e6, 14e6) + ","
+                + forks("SLUICE", 28e6, 32e6, 33e6) + "]");
+        // Another study's round, which must not be gathered into this one.
+        Files.writeString(dir.resolve("forks-t1-round1.json"), "[" + forks("SLUICE", 1e6) + "]");
+
+        ForkStudy study = ForkStudy.read(dir.resolve("forks.json"));
+        assertEquals(2, study.rows.size());
+        ForkStudy.Row sluice = study.hot("SLUICE", "TOKEN_BUCKET", "ADMIT", 2).orElseThrow();
+        assertArrayEquals(new double[] {14e6, 28e6, 32e6, 33e6}, sluice.forkMeans());
+        assertEquals(30e6, sluice.median(), 1);
+        assertEquals(13e6, study.hot("REFERENCE", "TOKEN_BUCKET", "ADMIT", 2).orElseThrow().median(), 1);
+        assertEquals(4, study.forks());
+        assertEquals(1, ForkStudy.read(dir.resolve("forks-t1.json")).rows.size());
+        assertTrue(ForkStudy.read(dir.resolve("forks-many.json")).isEmpty());
     }
 
     @Test
