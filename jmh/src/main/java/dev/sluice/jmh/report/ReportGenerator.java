@@ -231,11 +231,8 @@ public final class ReportGenerator {
                     Optional<Double> ref = oneThreadNs("REFERENCE", algorithm, regime);
                     Optional<Double> caller = oneThreadNs("SLUICE_CALLER_TIME", algorithm, regime);
                     if (s.isPresent() && caller.isPresent() && tbCaller.isPresent() && s.get() / floorNs > 1.15) {
-                        String tokenBucket = algorithm.equals("TOKEN_BUCKET") && regime.equals("ADMIT")
-                                ? "" : fmt(", the token bucket %.1f ns", tbCaller.get());
-                        lines.add(fmt("%s/%s, 1 thread, own clock: %.1f ns, %.2fx floor (a). Without the clock read "
-                                + "it takes %.1f ns%s: what is left above the floor is the algorithm's own work.",
-                                algorithm, regime, s.get(), s.get() / floorNs, caller.get(), tokenBucket));
+                        lines.add(aboveFloorA(algorithm, regime, s.get(), floorNs, caller.get(), tbCaller.get(),
+                                tb.get() / floorNs <= 1.15));
                     }
                     if (s.isPresent() && ref.isPresent() && ref.get() / s.get() < 1.2) {
                         lines.add(fmt("%s/%s, 1 thread, own clock: the reference takes %.1f ns (%.2fx floor (a)), "
@@ -333,6 +330,27 @@ public final class ReportGenerator {
     }
 
     /** {@link #oneThreadNs(Optional, Optional)} of a hot-key configuration. */
+    /**
+     * Why a one-thread own-clock result is above 1.15x floor (a): the algorithm's own work, when its decision without
+     * the clock read takes longer than the token bucket's; else, when the token bucket is within 1.15x, the spread
+     * of its forks, since the work that sets the token bucket's cost does not set it above.
+     */
+    private String aboveFloorA(String algorithm, String regime, double ns, double floorNs, double callerNs,
+            double tbCallerNs, boolean tokenBucketWithin) {
+        String head = fmt("%s/%s, 1 thread, own clock: %.1f ns, %.2fx floor (a)", algorithm, regime, ns, ns / floorNs);
+        boolean tokenBucketItself = algorithm.equals("TOKEN_BUCKET") && regime.equals("ADMIT");
+        if (!tokenBucketItself && tokenBucketWithin && callerNs <= tbCallerNs) {
+            String forks = study.hot("SLUICE", algorithm, regime, 1)
+                    .map(r -> fmt(" (its forks: %.1f to %.1f ns)", 1e9 / r.fastest(), 1e9 / r.slowest())).orElse("");
+            return fmt("%s%s. Without the clock read it takes %.1f ns, no more than the token bucket's %.1f ns, which "
+                    + "is within 1.15x with its own clock: on these medians the algorithm's own work does not explain "
+                    + "this miss; the spread of its own-clock forks does.", head, forks, callerNs, tbCallerNs);
+        }
+        String tokenBucket = tokenBucketItself ? "" : fmt(", the token bucket %.1f ns", tbCallerNs);
+        return fmt("%s. Without the clock read it takes %.1f ns%s: what is left above the floor is the algorithm's own "
+                + "work.", head, callerNs, tokenBucket);
+    }
+
     private Optional<Double> oneThreadNs(String impl, String algorithm, String regime) {
         return oneThreadNs(study.hot(impl, algorithm, regime, 1), hot(impl, algorithm, regime, 1));
     }
