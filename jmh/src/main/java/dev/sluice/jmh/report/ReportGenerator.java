@@ -329,11 +329,10 @@ public final class ReportGenerator {
                 perCore / 1e6));
     }
 
-    /** {@link #oneThreadNs(Optional, Optional)} of a hot-key configuration. */
     /**
      * Why a one-thread own-clock result is above 1.15x floor (a): the algorithm's own work, when its decision without
      * the clock read takes longer than the token bucket's; else, when the token bucket is within 1.15x, the spread
-     * of its forks, since the work that sets the token bucket's cost does not set it above.
+     * of its forks (a decision that does no more work than one that meets is not held above the floor by its work).
      */
     private String aboveFloorA(String algorithm, String regime, double ns, double floorNs, double callerNs,
             double tbCallerNs, boolean tokenBucketWithin) {
@@ -351,6 +350,7 @@ public final class ReportGenerator {
                 + "work.", head, callerNs, tokenBucket);
     }
 
+    /** {@link #oneThreadNs(Optional, Optional)} of a hot-key configuration. */
     private Optional<Double> oneThreadNs(String impl, String algorithm, String regime) {
         return oneThreadNs(study.hot(impl, algorithm, regime, 1), hot(impl, algorithm, regime, 1));
     }
