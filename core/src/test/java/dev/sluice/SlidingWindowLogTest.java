@@ -94,6 +94,24 @@ class SlidingWindowLogTest {
     }
 
     @Test
+    void aWeightedAdmissionWritesItsEntriesAcrossTheRingsEnd() {
+        Decision d = new Decision();
+        assertTrue(limiter.tryAcquire(1, 3)); // entries 0 to 2, at 0 ms
+        clock.setMillis(1000);
+        // Entries 3 and 0: the ring's last slot, then its first.
+        assertTrue(limiter.tryAcquire(1, 2, clock.nanoTime(), d));
+        assertEquals(2, d.remaining());
+        assertTrue(limiter.tryAcquire(1, 2, clock.nanoTime(), d)); // entries 1 and 2
+        assertEquals(0, d.remaining());
+        assertFalse(limiter.tryAcquire(1, 1, clock.nanoTime(), d));
+        assertEquals(1000 * MS, d.retryAfterNanos()); // every entry, the wrapped one too, is at 1000 ms
+        clock.setNanos(2000 * MS - 1);
+        assertFalse(limiter.tryAcquire(1, 1));
+        clock.setMillis(2000);
+        assertEquals("YYYYN", take(limiter, 1, 5));
+    }
+
+    @Test
     void decisionTellsRemainingRetryAndReset() {
         Decision d = new Decision();
         assertTrue(limiter.tryAcquire(1, 1, clock.nanoTime(), d));
