@@ -77,12 +77,8 @@ final class ForkStudy {
      * one row; or none if there is neither.
      */
     static ForkStudy read(Path file) throws IOException {
-        List<Path> parts = new ArrayList<>();
-        if (Files.exists(file)) {
-            parts.add(file);
-        } else {
-            parts.addAll(rounds(file));
-        }
+        boolean inRounds = !Files.exists(file);
+        List<Path> parts = inRounds ? rounds(file) : List.of(file);
         Map<String, Row> rows = new LinkedHashMap<>();
         for (Path part : parts) {
             for (Object raw : (List<?>) Json.parse(Files.readString(part, StandardCharsets.UTF_8))) {
@@ -90,7 +86,7 @@ final class ForkStudy {
                 rows.merge(configuration(row.result), row, Row::plus);
             }
         }
-        return new ForkStudy(new ArrayList<>(rows.values()), parts.size() > 1);
+        return new ForkStudy(new ArrayList<>(rows.values()), inRounds && !parts.isEmpty());
     }
 
     /** The round files of the study named by {@code file}, in round order. */

@@ -2,6 +2,7 @@ package dev.sluice.jmh.report;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
@@ -133,7 +134,13 @@ class ReportGeneratorTest {
         assertEquals(30e6, sluice.median(), 1);
         assertEquals(13e6, study.hot("REFERENCE", "TOKEN_BUCKET", "ADMIT", 2).orElseThrow().median(), 1);
         assertEquals(4, study.forks());
+        assertTrue(study.inRounds);
+        // A study of one round ran in rounds too; a study in one file did not.
+        assertTrue(ForkStudy.read(dir.resolve("forks-t1.json")).inRounds);
         assertEquals(1, ForkStudy.read(dir.resolve("forks-t1.json")).rows.size());
+        Files.writeString(dir.resolve("forks-many.json"), "[" + forks("SLUICE", 1e6) + "]");
+        assertFalse(ForkStudy.read(dir.resolve("forks-many.json")).inRounds);
+        Files.delete(dir.resolve("forks-many.json"));
         assertTrue(ForkStudy.read(dir.resolve("forks-many.json")).isEmpty());
     }
 
