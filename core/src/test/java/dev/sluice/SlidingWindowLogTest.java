@@ -142,4 +142,34 @@ class SlidingWindowLogTest {
         limiter.release(1, 1, clock.nanoTime());
         assertEquals("YYYN", take(limiter, 1, 4));
     }
+
+    @Test
+    void aLapOfTheRingAdmitsExactlyThePermitsThatHaveLeftTheWindow() {
+        try (RateLimiter log = limiter(Algorithm.SLIDING_WINDOW_LOG, 20, 1000, clock)) {
+            assertEquals("YYYYYYYYYY", take(log, 1, 10));
+            clock.setMillis(500);
+            assertEquals("YYYYYYYYYYN", take(log, 1, 11));
+            // The ten entries of 0 have left the window, the ten of 500 ms have not.
+            clock.setMillis(1000);
+            assertEquals("YYYYYYYYYYN", take(log, 1, 11));
+            clock.setMillis(1500);
+            assertEquals("YYYYYYYYYYN", take(log, 1, 11));
+        }
+    }
+
+    @Test
+    void aReleaseOfTheNewestEntryMovesTheKeysTimeBackToTheEntryBefore() {
+        // A window of 1 ms: a caller time up to 1 ms behind the latest is not raised to it (see TimeLine).
+        try (RateLimiter log = limiter(Algorithm.SLIDING_WINDOW_LOG, 4, 1, clock)) {
+            assertEquals("YYYY", take(log, 1, 4)); // entries at 0
+            clock.setMillis(1);
+            assertEquals("Y", take(log, 1, 1)); // at 1 ms the other three entries are out of the window too
+            log.release(1, 1, clock.nanoTime()); // the key's newest entry is at 0 again
+            // At 0.5 ms the three entries of 0 are in the window: only the released slot is free.
+            assertTrue(log.tryAcquire(1, 1, MS / 2));
+            assertFalse(log.tryAcquire(1, 1, MS / 2));
+            assertFalse(log.tryAcquire(1, 1, MS - 1));
+            assertEquals("YYYN", take(log, 1, 4));
+        }
+    }
 }

@@ -12,7 +12,7 @@ import org.openjdk.jcstress.infra.results.III_Result;
 import org.openjdk.jcstress.infra.results.II_Result;
 
 /**
- * Claim 3: the sliding window log's ring wraps (limit 1 and 2) and two admissions never reuse one ring slot. The
+ * Claim 3: the sliding window log's ring wraps (limit 1, 2 and 4) and two admissions never reuse one ring slot. The
  * ring is full before the actors start; they race at {@code T1}. A timestamp lost to a reused slot shows in the
  * arbiter's later checks as a permit that should still be held but is granted again.
  */
@@ -142,6 +142,43 @@ public final class SlidingLogRingWrap {
         public void arbiter(II_Result r) {
             r.r1 = first + second;
             r.r2 = key.drainAndClose(T1 + W - 1);
+        }
+    }
+
+    /**
+     * Limit 4, its four entries (T0) expired at T1, one of them taken again at T1 before the actors start: of four
+     * requests on two CPUs, exactly three admitted, into the three other slots.
+     */
+    @JCStressTest
+    @Outcome(id = "3, 0, 4", expect = Expect.ACCEPTABLE, desc = "three of four admitted; all logged, so nothing is left until T1 + W, then 4")
+    @Outcome(expect = Expect.FORBIDDEN, desc = "four admitted is over-admission; fewer, or a leftover, is a lost or reused slot")
+    @State
+    public static class LimitFourThreeLeftFourRequests {
+        private final OneKey key = new OneKey(Algorithm.SLIDING_WINDOW_LOG, 4, 0, T0);
+        private int first;
+        private int second;
+
+        public LimitFourThreeLeftFourRequests() {
+            if (!key.limiter.tryAcquire(OneKey.KEY, 1, T1)) {
+                throw new IllegalStateException("setup denied");
+            }
+        }
+
+        @Actor
+        public void actor1() {
+            first = (key.limiter.tryAcquire(OneKey.KEY, 1, T1) ? 1 : 0) + (key.limiter.tryAcquire(OneKey.KEY, 1, T1) ? 1 : 0);
+        }
+
+        @Actor
+        public void actor2() {
+            second = (key.limiter.tryAcquire(OneKey.KEY, 1, T1) ? 1 : 0) + (key.limiter.tryAcquire(OneKey.KEY, 1, T1) ? 1 : 0);
+        }
+
+        @Arbiter
+        public void arbiter(III_Result r) {
+            r.r1 = first + second;
+            r.r2 = key.drain(T1 + W - 1);
+            r.r3 = key.drainAndClose(T1 + W);
         }
     }
 }
