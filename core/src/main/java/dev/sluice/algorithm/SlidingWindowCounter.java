@@ -21,6 +21,8 @@ public final class SlidingWindowCounter implements PackedAlgorithm {
     private final long limit;
     private final int countBits;
     private final long countMask;
+    /** A window below 2^31 ns (about 2.1 s): products of it with counts below 2^31 fit in a long. */
+    private final boolean smallWindow;
 
     SlidingWindowCounter(RateLimitConfig config) {
         this.window = config.windowNanos();
@@ -28,19 +30,38 @@ public final class SlidingWindowCounter implements PackedAlgorithm {
         this.limit = config.limit();
         this.countBits = 64 - Long.numberOfLeadingZeros(limit);
         this.countMask = (1L << countBits) - 1;
+        this.smallWindow = window <= Integer.MAX_VALUE;
     }
 
     @Override
     public long acquire(long state, long t, long permits) {
         long stored = state >>> (2 * countBits);
-        long index = windows.latest(stored, t);
+        // The stored window's start, computed once: the window's end and the time elapsed in it both come from it.
+        long start = windows.start(stored);
+        long index = stored;
+        if (t >= start + window) {
+            index = windows.index(t);
+            start = windows.start(index);
+        }
         long prev = previous(state, stored, index);
         long curr = index == stored ? state & countMask : 0;
         long left = limit - curr - permits;
-        if (left < 0 || !Wide.productLessOrEqual(prev, window - elapsedIn(index, t), left, window)) {
+        if (left < 0 || !weightedFits(prev, window - Math.max(0, t - start), left)) {
             return DENIED;
         }
         return pack(index, prev, curr + permits);
+    }
+
+    /**
+     * {@code prev * rest <= left * W}: in a long where both products fit (counts and window below 2^31, as for every
+     * window up to about 2.1 s), else exactly in 128 bits. One multiplication each on the admission's path instead of
+     * two.
+     */
+    private boolean weightedFits(long prev, long rest, long left) {
+        if (smallWindow && (prev | left) <= Integer.MAX_VALUE) {
+            return prev * rest <= left * window;
+        }
+        return Wide.productLessOrEqual(prev, rest, left, window);
     }
 
     @Override
