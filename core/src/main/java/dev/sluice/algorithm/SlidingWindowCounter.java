@@ -21,8 +21,11 @@ public final class SlidingWindowCounter implements PackedAlgorithm {
     private final long limit;
     private final int countBits;
     private final long countMask;
-    /** A window below 2^31 ns (about 2.1 s): products of it with counts below 2^31 fit in a long. */
-    private final boolean smallWindow;
+    /**
+     * Window and limit below 2^31 (a window up to about 2.1 s): every count is at most the limit, so the weighted
+     * comparison's products fit in a long.
+     */
+    private final boolean productsFitInLong;
 
     SlidingWindowCounter(RateLimitConfig config) {
         this.window = config.windowNanos();
@@ -30,7 +33,7 @@ public final class SlidingWindowCounter implements PackedAlgorithm {
         this.limit = config.limit();
         this.countBits = 64 - Long.numberOfLeadingZeros(limit);
         this.countMask = (1L << countBits) - 1;
-        this.smallWindow = window <= Integer.MAX_VALUE;
+        this.productsFitInLong = window <= Integer.MAX_VALUE && limit <= Integer.MAX_VALUE;
     }
 
     @Override
@@ -53,12 +56,11 @@ public final class SlidingWindowCounter implements PackedAlgorithm {
     }
 
     /**
-     * {@code prev * rest <= left * W}: in a long where both products fit (counts and window below 2^31, as for every
-     * window up to about 2.1 s), else exactly in 128 bits. One multiplication each on the admission's path instead of
-     * two.
+     * {@code prev * rest <= left * W}: in a long where both products fit, else exactly in 128 bits. One multiplication
+     * each on the admission's path instead of two.
      */
     private boolean weightedFits(long prev, long rest, long left) {
-        if (smallWindow && (prev | left) <= Integer.MAX_VALUE) {
+        if (productsFitInLong) {
             return prev * rest <= left * window;
         }
         return Wide.productLessOrEqual(prev, rest, left, window);
