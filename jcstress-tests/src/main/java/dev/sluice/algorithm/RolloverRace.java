@@ -366,12 +366,12 @@ public final class RolloverRace {
 
         @Actor
         public void atT2() {
-            late = key.limiter.tryAcquire(OneKey.KEY, 1, T2) ? 1 : 0;
+            late = key.takeAt(T2);
         }
 
         @Actor
         public void atT1() {
-            early = key.limiter.tryAcquire(OneKey.KEY, 1, T1) ? 1 : 0;
+            early = key.takeAt(T1);
         }
 
         @Arbiter

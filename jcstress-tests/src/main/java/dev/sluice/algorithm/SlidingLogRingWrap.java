@@ -37,12 +37,12 @@ public final class SlidingLogRingWrap {
 
         @Actor
         public void actor1() {
-            first = key.limiter.tryAcquire(OneKey.KEY, 1, T1) ? 1 : 0;
+            first = key.takeAt(T1);
         }
 
         @Actor
         public void actor2() {
-            second = key.limiter.tryAcquire(OneKey.KEY, 1, T1) ? 1 : 0;
+            second = key.takeAt(T1);
         }
 
         @Arbiter
@@ -65,12 +65,12 @@ public final class SlidingLogRingWrap {
 
         @Actor
         public void actor1() {
-            first = key.limiter.tryAcquire(OneKey.KEY, 1, T1) ? 1 : 0;
+            first = key.takeAt(T1);
         }
 
         @Actor
         public void actor2() {
-            second = key.limiter.tryAcquire(OneKey.KEY, 1, T1) ? 1 : 0;
+            second = key.takeAt(T1);
         }
 
         @Arbiter
@@ -102,12 +102,12 @@ public final class SlidingLogRingWrap {
 
         @Actor
         public void actor1() {
-            first = key.limiter.tryAcquire(OneKey.KEY, 1, T1) ? 1 : 0;
+            first = key.takeAt(T1);
         }
 
         @Actor
         public void actor2() {
-            second = key.limiter.tryAcquire(OneKey.KEY, 1, T1) ? 1 : 0;
+            second = key.takeAt(T1);
         }
 
         @Arbiter
@@ -130,12 +130,12 @@ public final class SlidingLogRingWrap {
 
         @Actor
         public void actor1() {
-            first = (key.limiter.tryAcquire(OneKey.KEY, 1, T1) ? 1 : 0) + (key.limiter.tryAcquire(OneKey.KEY, 1, T1) ? 1 : 0);
+            first = key.takeAt(T1) + key.takeAt(T1);
         }
 
         @Actor
         public void actor2() {
-            second = key.limiter.tryAcquire(OneKey.KEY, 1, T1) ? 1 : 0;
+            second = key.takeAt(T1);
         }
 
         @Arbiter
@@ -166,12 +166,12 @@ public final class SlidingLogRingWrap {
 
         @Actor
         public void actor1() {
-            first = (key.limiter.tryAcquire(OneKey.KEY, 1, T1) ? 1 : 0) + (key.limiter.tryAcquire(OneKey.KEY, 1, T1) ? 1 : 0);
+            first = key.takeAt(T1) + key.takeAt(T1);
         }
 
         @Actor
         public void actor2() {
-            second = (key.limiter.tryAcquire(OneKey.KEY, 1, T1) ? 1 : 0) + (key.limiter.tryAcquire(OneKey.KEY, 1, T1) ? 1 : 0);
+            second = key.takeAt(T1) + key.takeAt(T1);
         }
 
         @Arbiter

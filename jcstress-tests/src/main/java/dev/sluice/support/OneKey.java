@@ -45,6 +45,11 @@ public final class OneKey {
         return limiter.tryAcquire(KEY, permits, NOW) ? (int) permits : 0;
     }
 
+    /** Asks for one permit at {@code nowNanos}; returns 1 if admitted. */
+    public int takeAt(long nowNanos) {
+        return limiter.tryAcquire(KEY, 1, nowNanos) ? 1 : 0;
+    }
+
     /** Asks for one permit at the limiter's clock; returns 1 if admitted. */
     public int takeOnClock() {
         return limiter.tryAcquire(KEY) ? 1 : 0;
@@ -53,7 +58,7 @@ public final class OneKey {
     /** Takes single permits at {@code nowNanos} until one is denied; returns how many were left. */
     public int drain(long nowNanos) {
         int n = 0;
-        while (n <= limit && limiter.tryAcquire(KEY, 1, nowNanos)) {
+        while (n <= limit && takeAt(nowNanos) == 1) {
             n++;
         }
         return n;
