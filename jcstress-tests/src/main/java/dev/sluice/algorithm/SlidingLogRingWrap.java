@@ -95,9 +95,7 @@ public final class SlidingLogRingWrap {
         private int second;
 
         public LimitTwoOneExpired() {
-            if (!key.limiter.tryAcquire(OneKey.KEY, 1, T0 + 8 * W / 10)) {
-                throw new IllegalStateException("setup denied");
-            }
+            key.takeInSetup(T0 + 8 * W / 10);
         }
 
         @Actor
@@ -159,9 +157,7 @@ public final class SlidingLogRingWrap {
         private int second;
 
         public LimitFourThreeLeftFourRequests() {
-            if (!key.limiter.tryAcquire(OneKey.KEY, 1, T1)) {
-                throw new IllegalStateException("setup denied");
-            }
+            key.takeInSetup(T1);
         }
 
         @Actor

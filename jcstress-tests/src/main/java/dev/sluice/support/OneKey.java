@@ -34,9 +34,14 @@ public final class OneKey {
         this.limiter = RateLimiter.builder(RateLimitConfig.of(algorithm, limit, Duration.ofNanos(WINDOW)))
                 .clock(clock).maxKeys(16).build();
         for (long i = 0; i < limit - left; i++) {
-            if (!limiter.tryAcquire(KEY, 1, setupNanos)) {
-                throw new IllegalStateException("setup denied permit " + i + " of " + (limit - left));
-            }
+            takeInSetup(setupNanos);
+        }
+    }
+
+    /** Takes one permit at {@code nowNanos} while a test sets its key up; a denial there is a broken test. */
+    public void takeInSetup(long nowNanos) {
+        if (!limiter.tryAcquire(KEY, 1, nowNanos)) {
+            throw new IllegalStateException("setup denied a permit at " + nowNanos + " ns");
         }
     }
 
