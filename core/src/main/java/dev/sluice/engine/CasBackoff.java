@@ -17,7 +17,7 @@ package dev.sluice.engine;
  */
 final class CasBackoff {
 
-    /** Spin-wait hints after one failed CAS (about 9 us on the report's machine). */
+    /** Spin-wait hints after one failed CAS (about 9 us on the report's machine); jmh's PaddedCell mirrors it. */
     static final int PAUSES = 512;
 
     private CasBackoff() {

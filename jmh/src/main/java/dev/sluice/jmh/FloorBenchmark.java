@@ -32,7 +32,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * fingerprint, or by that fingerprint with the slot's key word read and compared before the CAS (what a table that
  * tells keys apart must do before it updates a state). The last two are diagnostics: they split the String-key cost.
  * A third diagnostic, the sliding log's write protocol alone (claim CAS, ring write, release store of the header),
- * splits the log's cost into its protocol and its decision.
+ * splits the log's cost into its protocol and its decision. A fourth, the hot clock read and CAS retried until the CAS
+ * succeeds, with the engine's backoff after a lost CAS, on 2 to 8 threads: a contended admission with nothing of a
+ * limiter's decision in it, beside which the contended limiters are read.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
@@ -150,6 +152,24 @@ public class FloorBenchmark {
     @Threads(8)
     public boolean hotClockCasT8(Hot hot) {
         return hot.cell.advance(System.nanoTime());
+    }
+
+    @Benchmark
+    @Threads(2)
+    public boolean hotBackoffClockCasT2(Hot hot) {
+        return hot.cell.advanceWithBackoff(System.nanoTime());
+    }
+
+    @Benchmark
+    @Threads(4)
+    public boolean hotBackoffClockCasT4(Hot hot) {
+        return hot.cell.advanceWithBackoff(System.nanoTime());
+    }
+
+    @Benchmark
+    @Threads(8)
+    public boolean hotBackoffClockCasT8(Hot hot) {
+        return hot.cell.advanceWithBackoff(System.nanoTime());
     }
 
     @Benchmark

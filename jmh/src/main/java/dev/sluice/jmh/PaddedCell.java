@@ -27,6 +27,9 @@ final class PaddedCell extends PaddedCellValue {
         }
     }
 
+    /** The spin-wait hints the engine waits after a lost CAS ({@code dev.sluice.engine.CasBackoff.PAUSES}). */
+    static final int ENGINE_BACKOFF_HINTS = 512;
+
     long q01, q02, q03, q04, q05, q06, q07, q08, q09, q10, q11, q12, q13, q14, q15, q16;
 
     /** One read and one CAS moving the value to at least {@code now}: what a limiter's transition does at least. */
@@ -34,6 +37,22 @@ final class PaddedCell extends PaddedCellValue {
         // Volatile read then CAS: the orderings of the engine's CAS loop.
         long old = value;
         return VALUE.compareAndSet(this, old, Math.max(old, now) + 1);
+    }
+
+    /**
+     * An admission that retries until its CAS succeeds, backing off as Sluice's CAS loop does after a lost CAS and
+     * keeping its time: what a contended admission costs with the engine's backoff and no decision.
+     */
+    boolean advanceWithBackoff(long now) {
+        for (;;) {
+            long old = value; // volatile read, then CAS: the engine's orderings
+            if (VALUE.compareAndSet(this, old, Math.max(old, now) + 1)) {
+                return true;
+            }
+            for (int i = 0; i < ENGINE_BACKOFF_HINTS; i++) {
+                Thread.onSpinWait();
+            }
+        }
     }
 
     /**

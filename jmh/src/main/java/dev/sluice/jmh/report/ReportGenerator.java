@@ -661,7 +661,9 @@ public final class ReportGenerator {
                 + "seeded fingerprint choosing it; coldStringCheckedClockCas: that fingerprint, and the slot's key word "
                 + "read and compared before the CAS; hotClaimWritePublish: the sliding log's write protocol alone, "
                 + "a claim CAS on a padded header, one plain store to a ring of 65,536 longs and a release store of "
-                + "the header, time from the caller (diagnostics, see the analysis).\n\n");
+                + "the header, time from the caller; hotBackoffClockCas: the clock read and CAS of hotClockCas retried "
+                + "until the CAS succeeds, 512 spin-wait hints after a lost one, as Sluice's engine backs off "
+                + "(diagnostics, see the analysis).\n\n");
         md.append("| floor | distribution | keys | threads | ops/s | ± | ns/op per thread |\n|---|---|---|---:|---:|---:|---:|\n");
         for (Result r : rows) {
             md.append("| ").append(r.method).append(" | ").append(r.param("distribution")).append(" | ")
