@@ -30,7 +30,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * {@code hashCode()} (the least any keyed store of strings does: it reads the string object), by a hash of its
  * characters (what a store whose placement callers cannot steer must read as well), by Sluice's own seeded
  * fingerprint, or by that fingerprint with the slot's key word read and compared before the CAS (what a table that
- * tells keys apart must do before it updates a state). The last two are diagnostics: they split the String-key cost.
+ * tells keys apart must do before it updates a state), or by that fingerprint in a table shaped as Sluice's string
+ * table and probed as it probes (24-byte slots at 3/4 load). The last three are diagnostics: they split the String-key
+ * cost.
  * A third diagnostic, the sliding log's write protocol alone (claim CAS, ring write, release store of the header),
  * splits the log's cost into its protocol and its decision. A fourth, the hot clock read and CAS retried until the CAS
  * succeeds, with the engine's backoff after a lost CAS, on 2 to 8 threads: a contended admission with nothing of a
@@ -105,6 +107,51 @@ public class FloorBenchmark {
         /** The state word of the slot that hash {@code h} selects. */
         int slot(long h) {
             return stateWord(h, table.length / 2);
+        }
+    }
+
+    /**
+     * The million names in a table shaped as Sluice's string-key table: 24-byte slots (key word, check word, state
+     * word), 4/3 slots per key of capacity (32 bytes a key), linear probing from a home slot chosen by the key word,
+     * every name put in at setup. A separate state so that only the benchmark that probes it pays its setup.
+     */
+    @State(Scope.Benchmark)
+    public static class ProbedStrings {
+        long[] words;
+        int slots;
+
+        @Setup(Level.Trial)
+        public void setUp(ColdStrings cold) {
+            slots = (int) (((long) cold.keys * 4 + 2) / 3);
+            words = new long[slots * 3];
+            for (String name : cold.names) {
+                long keyword = KeyHashing.fingerprintHigh(name, cold.seed);
+                long check = KeyHashing.fingerprintLow(name, cold.seed);
+                int w = home(keyword) * 3;
+                while (words[w] != 0 && (words[w] != keyword || words[w + 1] != check)) {
+                    w = w + 3 == words.length ? 0 : w + 3;
+                }
+                words[w] = keyword;
+                words[w + 1] = check;
+            }
+        }
+
+        /** As the table's home slot: 32 bits of the key word mapped onto the slots by a multiply and a shift. */
+        int home(long keyword) {
+            return (int) (((keyword & 0xFFFF_FFFFL) * slots) >>> 32);
+        }
+
+        /** The state word of the key's slot, found as the table finds it: probe the key words, compare both. */
+        int stateWord(long keyword, long check) {
+            int w = home(keyword) * 3;
+            for (;;) {
+                // Acquire, as the table reads a slot's key word.
+                long k = (long) SLOTS.getAcquire(words, w);
+                if (k == 0 || k == keyword && words[w + 1] == check) {
+                    return w + 2; // every name is in the table: the empty case only mirrors the table's test
+                }
+                w = w + 3 == words.length ? 0 : w + 3;
+            }
         }
     }
 
@@ -247,6 +294,16 @@ public class FloorBenchmark {
         String key = cold.names[cold.order[caller.next()]];
         long keyword = KeyHashing.fingerprintHigh(key, cold.seed) ^ KeyHashing.fingerprintLow(key, cold.seed);
         return casSlot(cold.table, cold.slot(keyword), System.nanoTime());
+    }
+
+    @Benchmark
+    @Threads(1)
+    public boolean coldStringProbedClockCasT1(ColdStrings cold, ProbedStrings table, Caller caller) {
+        String key = cold.names[cold.order[caller.next()]];
+        long keyword = KeyHashing.fingerprintHigh(key, cold.seed);
+        long check = KeyHashing.fingerprintLow(key, cold.seed);
+        long now = System.nanoTime(); // after the hash and before the probe, where the engine reads it
+        return casSlot(table.words, table.stateWord(keyword, check), now);
     }
 
     @Benchmark
