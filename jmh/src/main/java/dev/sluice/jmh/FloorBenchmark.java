@@ -32,11 +32,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * fingerprint, or by that fingerprint with the slot's key word read and compared before the CAS (what a table that
  * tells keys apart must do before it updates a state), or by that fingerprint in a table shaped as Sluice's string
  * table and probed as it probes (24-byte slots at 3/4 load). The last three are diagnostics: they split the String-key
- * cost.
- * A third diagnostic, the sliding log's write protocol alone (claim CAS, ring write, release store of the header),
- * splits the log's cost into its protocol and its decision. A fourth, the hot clock read and CAS retried until the CAS
- * succeeds, with the engine's backoff after a lost CAS, on 2 to 8 threads: a contended admission with nothing of a
- * limiter's decision in it, beside which the contended limiters are read.
+ * cost. Two more diagnostics: the sliding log's write protocol alone (claim CAS, ring write, release store of the
+ * header), which splits the log's cost into its protocol and its decision; and the hot clock read and CAS retried
+ * until the CAS succeeds, with the engine's backoff after a lost CAS, on 2 to 8 threads: a contended admission with
+ * nothing of a limiter's decision in it, beside which the contended limiters are read.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
