@@ -128,7 +128,7 @@ public class FloorBenchmark {
                 long check = KeyHashing.fingerprintLow(name, cold.seed);
                 int w = home(keyword) * 3;
                 while (words[w] != 0 && (words[w] != keyword || words[w + 1] != check)) {
-                    w = w + 3 == words.length ? 0 : w + 3;
+                    w = next(w);
                 }
                 words[w] = keyword;
                 words[w + 1] = check;
@@ -149,8 +149,13 @@ public class FloorBenchmark {
                 if (k == 0 || k == keyword && words[w + 1] == check) {
                     return w + 2; // every name is in the table: the empty case only mirrors the table's test
                 }
-                w = w + 3 == words.length ? 0 : w + 3;
+                w = next(w);
             }
+        }
+
+        /** The key word of the slot after the one at {@code w}, wrapping at the end as linear probing does. */
+        private int next(int w) {
+            return w + 3 == words.length ? 0 : w + 3;
         }
     }
 
