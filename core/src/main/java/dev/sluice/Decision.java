@@ -26,6 +26,12 @@ public final class Decision {
     private long retryAfterNanos;
     private long resetAfterNanos;
     private long delayNanos;
+    private long permits;
+    private long nowNanos;
+    private long undoToken;
+    private long undoState;
+    private String policyName;
+    private RateLimitConfig config;
 
     public boolean allowed() {
         return allowed;
@@ -52,6 +58,57 @@ public final class Decision {
         return delayNanos;
     }
 
+    /** The permits the request asked for (set by the limiter with {@link #request}); 0 if not recorded. */
+    public long permits() {
+        return permits;
+    }
+
+    /** The time the request was decided at, on the limiter's clock (set with {@link #request}). */
+    public long nowNanos() {
+        return nowNanos;
+    }
+
+    /** Limiter-internal: what an {@code undo} of this admission needs (meaning depends on the algorithm). */
+    public long undoToken() {
+        return undoToken;
+    }
+
+    /** Limiter-internal: the key's state right after this admission, for an exact {@code undo}. */
+    public long undoState() {
+        return undoState;
+    }
+
+    /** The name of the rule or limit that decided (a name the rule was given, or one derived from its scope), or null. */
+    public String policyName() {
+        return policyName;
+    }
+
+    /** The limit that decided, or null when the limiter did not record it. */
+    public RateLimitConfig config() {
+        return config;
+    }
+
+    /** Records the request this decision answers; used by limiter implementations. */
+    public Decision request(long permits, long nowNanos) {
+        this.permits = permits;
+        this.nowNanos = nowNanos;
+        return this;
+    }
+
+    /** Records what an exact undo of this admission needs; used by limiter implementations. */
+    public Decision undoWith(long token, long state) {
+        this.undoToken = token;
+        this.undoState = state;
+        return this;
+    }
+
+    /** Records which limit decided and under what name; used by limiters and the service. */
+    public Decision decidedBy(String policyName, RateLimitConfig config) {
+        this.policyName = policyName;
+        this.config = config;
+        return this;
+    }
+
     /** Fills in every field at once; used by limiter implementations. */
     public Decision set(boolean allowed, long limit, long remaining, long retryAfterNanos, long resetAfterNanos,
             long delayNanos) {
@@ -66,8 +123,15 @@ public final class Decision {
 
     /** Copies another decision into this one. */
     public Decision copyFrom(Decision other) {
-        return set(other.allowed, other.limit, other.remaining, other.retryAfterNanos, other.resetAfterNanos,
+        set(other.allowed, other.limit, other.remaining, other.retryAfterNanos, other.resetAfterNanos,
                 other.delayNanos);
+        this.permits = other.permits;
+        this.nowNanos = other.nowNanos;
+        this.undoToken = other.undoToken;
+        this.undoState = other.undoState;
+        this.policyName = other.policyName;
+        this.config = other.config;
+        return this;
     }
 
     @Override

@@ -88,6 +88,55 @@ public interface RateLimiter extends AutoCloseable {
     /** As {@link #release(long, long, long)} for a {@code CharSequence} key. */
     void release(CharSequence key, long permits, long nowNanos);
 
+    /**
+     * Decides for a key held as bytes (a header value from the wire), with no String made. The key is the same key
+     * as the {@link CharSequence} those bytes decode to in UTF-8: {@code tryAcquire("alice")} and
+     * {@code tryAcquire("alice".getBytes(UTF_8), 0, 5, ...)} share one state. {@code decision} may be null. The
+     * default decodes the bytes into a String; the lock-free limiter hashes them in place, with no allocation.
+     */
+    default boolean tryAcquire(byte[] key, int offset, int length, long permits, long nowNanos, Decision decision) {
+        java.util.Objects.checkFromIndexSize(offset, length, java.util.Objects.requireNonNull(key, "key must not be null").length);
+        String k = new String(key, offset, length, java.nio.charset.StandardCharsets.UTF_8);
+        return decision == null ? tryAcquire(k, permits, nowNanos) : tryAcquire(k, permits, nowNanos, decision);
+    }
+
+    /**
+     * As {@link #tryAcquire(byte[], int, int, long, long, Decision)} for the bytes from {@code key}'s position to its
+     * limit (a heap or direct buffer); the buffer's position, limit and mark are left unchanged.
+     */
+    default boolean tryAcquire(java.nio.ByteBuffer key, long permits, long nowNanos, Decision decision) {
+        java.nio.ByteBuffer b = java.util.Objects.requireNonNull(key, "key must not be null").duplicate();
+        byte[] bytes = new byte[b.remaining()];
+        b.get(bytes);
+        return tryAcquire(bytes, 0, bytes.length, permits, nowNanos, decision);
+    }
+
+    /**
+     * Undoes exactly the admission that filled {@code admitted} (an admitted decision of this limiter, for this
+     * key): it gives back only what that admission took, never a later window's permits, a refill or another
+     * request's log entry. Does nothing for a denied decision. The default gives the permits back with
+     * {@link #release(long, long, long)} at the decision's time.
+     */
+    default void undo(long key, Decision admitted) {
+        if (java.util.Objects.requireNonNull(admitted, "admitted must not be null").allowed() && admitted.permits() > 0) {
+            release(key, admitted.permits(), admitted.nowNanos());
+        }
+    }
+
+    /** As {@link #undo(long, Decision)} for a {@code CharSequence} key. */
+    default void undo(CharSequence key, Decision admitted) {
+        if (java.util.Objects.requireNonNull(admitted, "admitted must not be null").allowed() && admitted.permits() > 0) {
+            release(key, admitted.permits(), admitted.nowNanos());
+        }
+    }
+
+    /** As {@link #undo(long, Decision)} for a two-part key. */
+    default void undo(CharSequence first, CharSequence second, Decision admitted) {
+        if (java.util.Objects.requireNonNull(admitted, "admitted must not be null").allowed() && admitted.permits() > 0) {
+            release(first, second, admitted.permits(), admitted.nowNanos());
+        }
+    }
+
     /** How many requests met a full table (and were then decided by the {@link FullTablePolicy}). */
     long tableFullEvents();
 

@@ -24,11 +24,20 @@ public final class Rule {
     private final List<RateLimitConfig> limits;
     private final boolean shadow;
     private final String backend;
+    private final KeyScope keyScope;
+    private final boolean additive;
+    private final String name;
+    private final int maxKeys;
 
-    private Rule(List<RateLimitConfig> limits, boolean shadow, String backend) {
+    private Rule(List<RateLimitConfig> limits, boolean shadow, String backend, KeyScope keyScope, boolean additive,
+            String name, int maxKeys) {
         this.limits = limits;
         this.shadow = shadow;
         this.backend = backend;
+        this.keyScope = keyScope;
+        this.additive = additive;
+        this.name = name;
+        this.maxKeys = maxKeys;
     }
 
     /** A rule whose limits must all admit. At least one limit; no two equal ones. */
@@ -45,12 +54,13 @@ public final class Rule {
                 }
             }
         }
-        return new Rule(Collections.unmodifiableList(Arrays.asList(limits.clone())), false, LOCAL);
+        return new Rule(Collections.unmodifiableList(Arrays.asList(limits.clone())), false, LOCAL, KeyScope.USER_API,
+                false, null, -1);
     }
 
     /** The same limits as a shadow rule. */
     public Rule asShadow() {
-        return new Rule(limits, true, backend);
+        return new Rule(limits, true, backend, keyScope, additive, name, maxKeys);
     }
 
     /** The same limits on another backend (registered with the service builder). */
@@ -59,7 +69,66 @@ public final class Rule {
         if (backend.isEmpty()) {
             throw new IllegalArgumentException("backend must not be empty");
         }
-        return new Rule(limits, shadow, backend);
+        return new Rule(limits, shadow, backend, keyScope, additive, name, maxKeys);
+    }
+
+    /** The same limits counted on another part of the request (default {@link KeyScope#USER_API}). */
+    public Rule countedPer(KeyScope scope) {
+        return new Rule(limits, shadow, backend, Objects.requireNonNull(scope, "scope must not be null"), additive,
+                name, maxKeys);
+    }
+
+    /**
+     * The same limits, applied in addition to whatever else applies to a request (rather than only when this is
+     * the most specific rule): a request is admitted only if every applicable limit admits.
+     */
+    public Rule additive() {
+        return new Rule(limits, shadow, backend, keyScope, true, name, maxKeys);
+    }
+
+    /** The same limits under a name, used in decisions, headers and metrics (printable ASCII, not empty). */
+    public Rule named(String name) {
+        Objects.requireNonNull(name, "name must not be null");
+        if (name.isEmpty()) {
+            throw new IllegalArgumentException("name must not be empty");
+        }
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (c < 0x20 || c > 0x7e) {
+                throw new IllegalArgumentException("name must be printable ASCII, was '" + name + "' with U+"
+                        + String.format("%04X", (int) c) + " at index " + i);
+            }
+        }
+        return new Rule(limits, shadow, backend, keyScope, additive, name, maxKeys);
+    }
+
+    /** The same limits with room for {@code maxKeys} keys in each of this rule's local tables (1 to 2^30). */
+    public Rule maxKeys(int maxKeys) {
+        if (maxKeys < 1 || maxKeys > RateLimiterBuilder.MAX_KEYS) {
+            throw new IllegalArgumentException("maxKeys must be in [1, " + RateLimiterBuilder.MAX_KEYS + "], was "
+                    + maxKeys);
+        }
+        return new Rule(limits, shadow, backend, keyScope, additive, name, maxKeys);
+    }
+
+    /** What the rule counts on. */
+    public KeyScope keyScope() {
+        return keyScope;
+    }
+
+    /** Whether the rule applies in addition to the most specific rule. */
+    public boolean isAdditive() {
+        return additive;
+    }
+
+    /** The name given with {@link #named}, or null. */
+    public String name() {
+        return name;
+    }
+
+    /** The keys each of this rule's local tables holds, or -1 for the service's default. */
+    public int maxKeysOrDefault() {
+        return maxKeys;
     }
 
     public List<RateLimitConfig> limits() {
@@ -83,16 +152,19 @@ public final class Rule {
             return false;
         }
         Rule r = (Rule) o;
-        return shadow == r.shadow && limits.equals(r.limits) && backend.equals(r.backend);
+        return shadow == r.shadow && additive == r.additive && maxKeys == r.maxKeys && limits.equals(r.limits)
+                && backend.equals(r.backend) && keyScope == r.keyScope && Objects.equals(name, r.name);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(limits, shadow, backend);
+        return Objects.hash(limits, shadow, backend, keyScope, additive, name, maxKeys);
     }
 
     @Override
     public String toString() {
-        return (shadow ? "shadow " : "") + limits + (LOCAL.equals(backend) ? "" : " on " + backend);
+        return (name == null ? "" : name + ": ") + (shadow ? "shadow " : "") + (additive ? "additive " : "") + limits
+                + (keyScope == KeyScope.USER_API ? "" : " per " + keyScope) + (LOCAL.equals(backend) ? "" : " on " + backend)
+                + (maxKeys < 0 ? "" : " maxKeys " + maxKeys);
     }
 }
