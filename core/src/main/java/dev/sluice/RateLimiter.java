@@ -143,7 +143,11 @@ public interface RateLimiter extends AutoCloseable {
     /** How many keys hold state now (idle keys not yet reclaimed included). */
     long liveKeys();
 
-    /** Frees the limiter's memory. Idempotent. Must not race with calls in flight; calls after it throw. */
+    /**
+     * Closes the limiter; idempotent. Safe while calls are in flight: a call racing with it either completes
+     * normally or throws {@link IllegalStateException}, and every call that starts after it throws. The off-heap
+     * memory is returned once no call can still be inside it, after a garbage collection (see {@link OffHeap}).
+     */
     @Override
     void close();
 }

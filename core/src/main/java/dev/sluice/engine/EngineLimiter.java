@@ -223,6 +223,8 @@ abstract class EngineLimiter implements RateLimiter {
         }
     }
 
+    // The close guard of every call: the table is read once into a local and used from there, so a call either holds
+    // a table it may use to the end (reachability keeps its memory) or meets null and throws in createTable.
     private KeyTable longTable() {
         // Volatile read: close() clears the field, so a closed limiter takes the slow path and throws there.
         KeyTable t = longKeys;
@@ -281,23 +283,18 @@ abstract class EngineLimiter implements RateLimiter {
         return memory.backend();
     }
 
+    /**
+     * Closes under traffic: marks the limiter closed and drops its tables. A call that read a table before this keeps
+     * it (and its memory) reachable in its own locals and completes normally; a call that starts after it finds no
+     * table and throws {@link IllegalStateException}. The tables' memory is returned by a cleaner once no call holds
+     * it ({@link dev.sluice.OffHeap}).
+     */
     @Override
     public final void close() {
         synchronized (tablesLock) {
-            if (closed) {
-                return;
-            }
             closed = true;
-            KeyTable a = longKeys;
-            KeyTable b = stringKeys;
             longKeys = null;
             stringKeys = null;
-            if (a != null) {
-                a.free();
-            }
-            if (b != null) {
-                b.free();
-            }
         }
     }
 

@@ -7,11 +7,14 @@ import java.nio.ByteBuffer;
 /**
  * Frees a direct buffer at once rather than at the next GC, through {@code sun.misc.Unsafe.invokeCleaner}, which the
  * {@code jdk.unsupported} module offers without any JVM flag. Where it is missing, the GC frees the buffer later.
+ * Only for a buffer no thread can still use: a buffer dropped while accesses may be in flight is left to the JDK,
+ * which frees it once unreachable.
  */
 final class DirectMemory {
 
     private static final Object UNSAFE;
     private static final Method INVOKE_CLEANER;
+    private static final Runnable NOTHING = () -> { };
 
     static {
         Object unsafe = null;
@@ -31,6 +34,11 @@ final class DirectMemory {
     }
 
     private DirectMemory() {
+    }
+
+    /** The ledger's action for a direct buffer: nothing to free, the JDK's own cleaner frees the buffer. */
+    static Runnable leftToTheJdk() {
+        return NOTHING;
     }
 
     static void free(ByteBuffer buffer) {

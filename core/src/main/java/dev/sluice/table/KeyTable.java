@@ -484,7 +484,10 @@ public final class KeyTable {
         return sum;
     }
 
-    /** Frees every stripe. Not thread-safe with calls in flight: the owning limiter guards it. */
+    /**
+     * Frees every stripe at once: only where no thread can still be inside the table (a call in flight would touch
+     * freed memory). A limiter closing under traffic drops the table instead; see {@link NativeMemoryLedger}.
+     */
     public void free() {
         for (int i = 0; i < memory.length; i++) {
             if (memory[i] != null) {

@@ -24,6 +24,10 @@ public interface OffHeapMemory {
 
     int sizeBytes();
 
-    /** Returns the memory to the system. Every access after it is undefined: callers guard against use after free. */
+    /**
+     * Returns the memory to the system at once. Only for an owner that knows no thread can still use it (a table
+     * that failed to build, a test after its threads joined): every access after it is undefined. Memory that calls
+     * may still be using is dropped instead, and returned by a cleaner once unreachable ({@link NativeMemoryLedger}).
+     */
     void free();
 }

@@ -3,6 +3,8 @@ package dev.sluice.table;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
+import java.lang.ref.Cleaner;
+import java.lang.ref.Reference;
 import java.lang.reflect.Field;
 
 /**
@@ -11,8 +13,11 @@ import java.lang.reflect.Field;
  * module, open to every class without a JVM flag. It is reached through method handles held in static finals: the
  * JIT treats them as constants and inlines the intrinsic, and the source names no internal API (javac would warn).
  *
- * <p>Offsets are trusted: they come from {@link KeyTable}'s own layout. An access after {@link #free} touches freed
- * memory, so the owning limiter forbids {@code close()} racing with calls (as its contract says).
+ * <p>Offsets are trusted: they come from {@link KeyTable}'s own layout. The raw memory is returned by a cleaner once
+ * this object is unreachable; every access ends with {@code Reference.reachabilityFence(this)}, so this object stays
+ * reachable until the access is done (without the fence the JIT may drop {@code this} as soon as it has read
+ * {@code address}, and the cleaner could free the memory under the access). {@link #free} returns it at once, for
+ * owners that know no thread can still use it.
  */
 final class UnsafeMemory implements OffHeapMemory {
 
@@ -68,10 +73,10 @@ final class UnsafeMemory implements OffHeapMemory {
     }
 
     private final int sizeBytes;
-    /** What allocateMemory returned, for freeMemory; 0 once freed. */
-    private long raw;
-    /** {@code raw} rounded up to 8: the atomic accesses need aligned words. */
-    private long address;
+    /** What allocateMemory returned, rounded up to 8: the atomic accesses need aligned words. */
+    private final long address;
+    /** Returns the memory: run by the cleaner once this object is unreachable, or by {@link #free}. */
+    private final Cleaner.Cleanable cleanable;
 
     UnsafeMemory(int sizeBytes) {
         if (UNAVAILABLE != null) {
@@ -81,8 +86,8 @@ final class UnsafeMemory implements OffHeapMemory {
         try {
             long raw = (long) ALLOCATE.invokeExact((long) sizeBytes + 8);
             SET_MEMORY.invokeExact(raw, (long) sizeBytes + 8, (byte) 0);
-            this.raw = raw;
             this.address = (raw + 7) & ~7L;
+            this.cleanable = NativeMemoryLedger.reserve(this, (long) sizeBytes + 8, new FreeRaw(raw));
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable e) {
@@ -101,6 +106,8 @@ final class UnsafeMemory implements OffHeapMemory {
             return (long) GET_VOLATILE.invokeExact((Object) null, address + offset);
         } catch (Throwable e) {
             throw rethrow(e);
+        } finally {
+            Reference.reachabilityFence(this);
         }
     }
 
@@ -116,6 +123,8 @@ final class UnsafeMemory implements OffHeapMemory {
             return (long) GET_PLAIN.invokeExact((Object) null, address + offset);
         } catch (Throwable e) {
             throw rethrow(e);
+        } finally {
+            Reference.reachabilityFence(this);
         }
     }
 
@@ -125,6 +134,8 @@ final class UnsafeMemory implements OffHeapMemory {
             PUT_PLAIN.invokeExact((Object) null, address + offset, value);
         } catch (Throwable e) {
             throw rethrow(e);
+        } finally {
+            Reference.reachabilityFence(this);
         }
     }
 
@@ -135,6 +146,8 @@ final class UnsafeMemory implements OffHeapMemory {
             PUT_ORDERED.invokeExact((Object) null, address + offset, value);
         } catch (Throwable e) {
             throw rethrow(e);
+        } finally {
+            Reference.reachabilityFence(this);
         }
     }
 
@@ -144,6 +157,8 @@ final class UnsafeMemory implements OffHeapMemory {
             PUT_VOLATILE.invokeExact((Object) null, address + offset, value);
         } catch (Throwable e) {
             throw rethrow(e);
+        } finally {
+            Reference.reachabilityFence(this);
         }
     }
 
@@ -153,6 +168,8 @@ final class UnsafeMemory implements OffHeapMemory {
             return (boolean) CAS.invokeExact((Object) null, address + offset, expected, value);
         } catch (Throwable e) {
             throw rethrow(e);
+        } finally {
+            Reference.reachabilityFence(this);
         }
     }
 
@@ -163,12 +180,21 @@ final class UnsafeMemory implements OffHeapMemory {
 
     @Override
     public void free() {
-        long r = raw;
-        raw = 0;
-        address = 0;
-        if (r != 0) {
+        cleanable.clean();
+    }
+
+    /** Frees one allocation; holds the raw address only, never the memory object (that would keep it reachable). */
+    private static final class FreeRaw implements Runnable {
+        private final long raw;
+
+        FreeRaw(long raw) {
+            this.raw = raw;
+        }
+
+        @Override
+        public void run() {
             try {
-                FREE.invokeExact(r);
+                FREE.invokeExact(raw);
             } catch (Throwable e) {
                 throw rethrow(e);
             }
