@@ -28,6 +28,13 @@ public final class RateLimitConfig {
      * the horizon (saturated), so windows stop rolling and buckets stop refilling: a limiter past it fails closed.
      */
     public static final long HORIZON_NANOS = 1L << 58;
+    /**
+     * How far ahead of the limiter's own clock a caller's {@code nowNanos} may be: 1 hour. A reading further ahead
+     * is impossible for a caller that reads the same clock (a mistake such as a wall-clock time in nanoseconds), so
+     * the call throws {@link IllegalArgumentException} and changes nothing. Readings behind the clock are accepted:
+     * each key's time never goes back, so they count as no time passing for that key.
+     */
+    public static final long MAX_LEAD_NANOS = 3_600_000_000_000L;
     /** Largest limit of the sliding log (its ring holds one {@code long} per permit). */
     public static final long MAX_LOG_LIMIT = 65_536;
     /** Largest limit or burst of any algorithm, so that permit arithmetic never overflows. */

@@ -46,7 +46,7 @@ abstract class EngineLimiter implements RateLimiter {
         this.maxKeys = options.maxKeys;
         this.ringWords = ringWords;
         this.memory = MemoryFactory.of(options.memory);
-        this.time = new TimeLine(clock.nanoTime(), config.windowNanos());
+        this.time = new TimeLine(clock, config.windowNanos());
     }
 
     /**
@@ -113,14 +113,14 @@ abstract class EngineLimiter implements RateLimiter {
         long seed = table.seed();
         long keyword = pairHigh(first, second, seed);
         long check = KeyHashing.combine(KeyHashing.fingerprintLow(first, seed), KeyHashing.fingerprintLow(second, seed));
-        return acquire(table, keyword, check, permits, time.elapsed(nowNanos), decision);
+        return acquire(table, keyword, check, permits, time.callerElapsed(nowNanos), decision);
     }
 
     @Override
     public final void release(long key, long permits, long nowNanos) {
         checkPermits(permits);
         KeyTable table = longTable();
-        giveBack(table, KeyHashing.mixLong(key, table.seed()), 0, permits, time.elapsed(nowNanos));
+        giveBack(table, KeyHashing.mixLong(key, table.seed()), 0, permits, time.callerElapsed(nowNanos));
     }
 
     @Override
@@ -130,7 +130,7 @@ abstract class EngineLimiter implements RateLimiter {
         KeyTable table = stringTable();
         long seed = table.seed();
         giveBack(table, KeyHashing.fingerprintHigh(key, seed), KeyHashing.fingerprintLow(key, seed), permits,
-                time.elapsed(nowNanos));
+                time.callerElapsed(nowNanos));
     }
 
     @Override
@@ -139,7 +139,7 @@ abstract class EngineLimiter implements RateLimiter {
         KeyTable table = stringTable();
         long seed = table.seed();
         long check = KeyHashing.combine(KeyHashing.fingerprintLow(first, seed), KeyHashing.fingerprintLow(second, seed));
-        giveBack(table, pairHigh(first, second, seed), check, permits, time.elapsed(nowNanos));
+        giveBack(table, pairHigh(first, second, seed), check, permits, time.callerElapsed(nowNanos));
     }
 
     private static long pairHigh(CharSequence first, CharSequence second, long seed) {
@@ -173,7 +173,7 @@ abstract class EngineLimiter implements RateLimiter {
      * commit 281bf66).
      */
     private long elapsed(boolean ownClock, long nowNanos) {
-        return time.elapsed(ownClock ? clock.nanoTime() : nowNanos);
+        return ownClock ? time.elapsed(clock.nanoTime()) : time.callerElapsed(nowNanos);
     }
 
     private boolean acquire(KeyTable table, long keyword, long check, long permits, long t, Decision d) {

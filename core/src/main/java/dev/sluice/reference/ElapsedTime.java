@@ -1,52 +1,57 @@
 package dev.sluice.reference;
 
+import dev.sluice.Clock;
 import dev.sluice.RateLimitConfig;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The reference limiter's time line: clock readings to elapsed time {@code t} in {@code [0, HORIZON_NANOS]}.
  *
- * <p>The origin is the first reading rounded down to a multiple of the window, so windows fall on multiples of the
- * window of the clock's own time line. It is kept as {@code firstReading - offset} and never computed, because that
- * difference may not fit in a {@code long}: {@code now - origin = (now - firstReading) + offset}, each step
- * saturating. A time earlier than the latest time seen counts as that latest time (limiter-wide).
+ * <p>The origin is the first reading rounded down to a multiple of the window. It is kept as
+ * {@code firstReading - offset} and never computed: {@code t = (now - firstReading) + offset}, where
+ * {@code now - firstReading} is a wrapping difference (readings compare by difference, as {@link System#nanoTime()}
+ * requires) and the addition saturates. Below 0 counts as 0, past the horizon as the horizon.
+ *
+ * <p>A reading more than {@link RateLimitConfig#MAX_LEAD_NANOS} ahead of the clock is rejected with
+ * {@link IllegalArgumentException} before anything changes. To spare most calls a clock read, the latest clock
+ * time read is kept: a reading within the lead of it is within the lead of the clock now (the clock only moves on);
+ * any other reading reads the clock and is judged against it.
  */
 final class ElapsedTime {
 
+    private final Clock clock;
     private final long firstReading;
     /** {@code firstReading - origin}, in {@code [0, window)}. */
     private final long offset;
-    /** Atomic read-modify-write: the limiter-wide maximum needs one total order of updates across threads. */
-    private final AtomicLong latest = new AtomicLong();
+    /** The largest elapsed time read from the clock so far (0 at first). */
+    private final AtomicLong clockSeen = new AtomicLong();
 
-    ElapsedTime(long firstReading, long windowNanos) {
-        this.firstReading = firstReading;
+    ElapsedTime(Clock clock, long windowNanos) {
+        this.clock = clock;
+        this.firstReading = clock.nanoTime();
         this.offset = Math.floorMod(firstReading, windowNanos);
     }
 
     /**
-     * The elapsed time of a reading, raised to the latest one seen, which it becomes if later. Callers hold the
-     * key's monitor, so the times one key sees never decrease.
+     * The elapsed time of a reading.
+     *
+     * @throws IllegalArgumentException if it is more than {@link RateLimitConfig#MAX_LEAD_NANOS} ahead of the clock
      */
-    long advance(long now) {
-        long t = saturatedAddOffset(saturatedSubtract(now, firstReading));
-        long clamped = Math.max(0, Math.min(t, RateLimitConfig.HORIZON_NANOS));
-        return latest.accumulateAndGet(clamped, Math::max);
+    long of(long now) {
+        long t = unclamped(now);
+        if (t - clockSeen.get() > RateLimitConfig.MAX_LEAD_NANOS) { // t far below 0 wraps here, and is judged below
+            long c = clockSeen.accumulateAndGet(Math.max(0, unclamped(clock.nanoTime())), Math::max);
+            if (t > 0 && t - c > RateLimitConfig.MAX_LEAD_NANOS) {
+                throw new IllegalArgumentException("nowNanos " + now + " is " + (t - c) / 1_000_000_000L
+                        + " s ahead of the clock, more than the " + RateLimitConfig.MAX_LEAD_NANOS / 3_600_000_000_000L
+                        + " hour accepted");
+            }
+        }
+        return Math.max(0, Math.min(t, RateLimitConfig.HORIZON_NANOS));
     }
 
-    private static long saturatedSubtract(long a, long b) {
-        try {
-            return Math.subtractExact(a, b);
-        } catch (ArithmeticException overflow) {
-            return a < b ? Long.MIN_VALUE : Long.MAX_VALUE;
-        }
-    }
-
-    private long saturatedAddOffset(long a) {
-        try {
-            return Math.addExact(a, offset);
-        } catch (ArithmeticException overflow) {
-            return Long.MAX_VALUE; // offset >= 0: only upwards
-        }
+    private long unclamped(long now) {
+        long sinceFirst = now - firstReading; // wrapping difference
+        return sinceFirst > Long.MAX_VALUE - offset ? Long.MAX_VALUE : sinceFirst + offset;
     }
 }

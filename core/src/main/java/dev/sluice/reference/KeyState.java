@@ -3,20 +3,28 @@ package dev.sluice.reference;
 import dev.sluice.Decision;
 
 /**
- * One key's state. Every change happens under the object's monitor, time included: the time is read from the
- * {@link ElapsedTime} while the monitor is held, so the times one key sees never go back (subclasses rely on it: no
- * stored time or window index is ever later than the {@code t} they are given), and each key's decisions are
- * linearizable (they take effect in monitor order).
+ * One key's state. Every change happens under the object's monitor, so each key's decisions are linearizable (they
+ * take effect in monitor order). The key keeps the latest time it has seen and decides a request given an earlier
+ * time at that latest one: a key's time never goes back (subclasses rely on it: no stored time or window index is
+ * ever later than the {@code t} they are given), and no other key's times move it.
  */
 abstract class KeyState {
-    // Subclass fields are plain: only read and written under this object's monitor, which orders them.
+    // Fields are plain: only read and written under this object's monitor, which orders them.
 
-    final synchronized boolean acquire(ElapsedTime time, long now, long permits, Decision decision) {
-        return decide(time.advance(now), permits, decision);
+    /** The latest elapsed time this key has seen. */
+    private long latest;
+
+    final synchronized boolean acquire(long t, long permits, Decision decision) {
+        return decide(advance(t), permits, decision);
     }
 
-    final synchronized void release(ElapsedTime time, long now, long permits) {
-        giveBack(time.advance(now), permits);
+    final synchronized void release(long t, long permits) {
+        giveBack(advance(t), permits);
+    }
+
+    private long advance(long t) {
+        latest = Math.max(latest, t);
+        return latest;
     }
 
     /** Decides a request at elapsed time {@code t} (never less than the last one); fills {@code d} if non-null. */

@@ -21,9 +21,12 @@ import java.util.concurrent.ConcurrentHashMap;
  *   <li>Memory: unbounded, one map entry per key ever seen until {@link #close()}; the table is never full
  *       ({@link #tableFullEvents()} is always 0).</li>
  *   <li>Time: elapsed time is the reading minus an origin (the constructor's clock reading rounded down to a multiple
- *       of the window), clamped to {@code [0, RateLimitConfig.HORIZON_NANOS]} with no overflow. A reading earlier
- *       than the latest one this limiter has seen counts as that latest one: a clock that steps back is no time
- *       passing and never grants permits.</li>
+ *       of the window), clamped to {@code [0, RateLimitConfig.HORIZON_NANOS]} with no overflow. Readings compare
+ *       by wrapping difference, so a clock that wraps past {@code Long.MAX_VALUE} keeps counting. A reading earlier
+ *       than the latest one its key has seen counts as that latest one: a clock that steps back is no time passing
+ *       for that key and never grants permits; other keys are not affected. A reading more than
+ *       {@link RateLimitConfig#MAX_LEAD_NANOS} ahead of the clock throws {@link IllegalArgumentException} and changes
+ *       nothing.</li>
  *   <li>Arithmetic is exact: counts and credits fit in a {@code long} by the config's ranges; the sliding window
  *       counter falls back to {@link java.math.BigInteger} where a product would not.</li>
  *   <li>After {@link #close()} (idempotent) every {@code tryAcquire} and {@code release} throws
@@ -44,7 +47,7 @@ public final class ReferenceRateLimiter implements RateLimiter {
         this.config = Objects.requireNonNull(config, "config must not be null");
         this.clock = Objects.requireNonNull(clock, "clock must not be null");
         this.limits = Limits.of(config);
-        this.time = new ElapsedTime(clock.nanoTime(), config.windowNanos());
+        this.time = new ElapsedTime(clock, config.windowNanos());
     }
 
     @Override
@@ -60,47 +63,53 @@ public final class ReferenceRateLimiter implements RateLimiter {
     @Override
     public boolean tryAcquire(long key, long permits, long nowNanos) {
         check(permits);
-        return state(Long.valueOf(key)).acquire(time, nowNanos, permits, null);
+        return acquire(Long.valueOf(key), nowNanos, permits, null);
     }
 
     @Override
     public boolean tryAcquire(CharSequence key, long permits, long nowNanos) {
         check(permits);
-        return state(stringKey(key)).acquire(time, nowNanos, permits, null);
+        return acquire(stringKey(key), nowNanos, permits, null);
     }
 
     @Override
     public boolean tryAcquire(long key, long permits, long nowNanos, Decision decision) {
         check(permits);
         Objects.requireNonNull(decision, "decision must not be null");
-        return state(Long.valueOf(key)).acquire(time, nowNanos, permits, decision);
+        return acquire(Long.valueOf(key), nowNanos, permits, decision);
     }
 
     @Override
     public boolean tryAcquire(CharSequence key, long permits, long nowNanos, Decision decision) {
         check(permits);
         Objects.requireNonNull(decision, "decision must not be null");
-        return state(stringKey(key)).acquire(time, nowNanos, permits, decision);
+        return acquire(stringKey(key), nowNanos, permits, decision);
     }
 
     @Override
     public void release(long key, long permits, long nowNanos) {
         check(permits);
-        release(Long.valueOf(key), permits, nowNanos);
+        releaseKey(Long.valueOf(key), permits, nowNanos);
     }
 
     @Override
     public void release(CharSequence key, long permits, long nowNanos) {
         check(permits);
-        release(stringKey(key), permits, nowNanos);
+        releaseKey(stringKey(key), permits, nowNanos);
     }
 
-    private void release(Object key, long permits, long nowNanos) {
+    /** The time first, so that a rejected reading changes nothing. */
+    private boolean acquire(Object key, long nowNanos, long permits, Decision decision) {
+        long t = time.of(nowNanos);
+        return state(key).acquire(t, permits, decision);
+    }
+
+    /** Named apart from the public overloads: a String key is a CharSequence, and would call itself. */
+    private void releaseKey(Object key, long permits, long nowNanos) {
+        long t = time.of(nowNanos);
         KeyState state = states.get(key);
-        if (state == null) {
-            time.advance(nowNanos); // a time seen, as for any other call; an absent key has nothing to give back
-        } else {
-            state.release(time, nowNanos, permits);
+        if (state != null) { // an absent key has nothing to give back
+            state.release(t, permits);
         }
     }
 

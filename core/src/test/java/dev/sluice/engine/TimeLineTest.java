@@ -1,18 +1,28 @@
 package dev.sluice.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sluice.ManualClock;
 import dev.sluice.RateLimitConfig;
 import org.junit.jupiter.api.Test;
 
-/** The time line clamps readings to its ends and never goes back, with no overflow anywhere in the long range. */
+/** The time line: wrapping differences from a window-aligned origin, clamped to its ends, caller readings bounded. */
 class TimeLineTest {
 
     private static final long HORIZON = RateLimitConfig.HORIZON_NANOS;
+    private static final long LEAD = RateLimitConfig.MAX_LEAD_NANOS;
+
+    private static TimeLine at(long firstReading, long window) {
+        ManualClock clock = new ManualClock();
+        clock.setNanos(firstReading);
+        return new TimeLine(clock, window);
+    }
 
     @Test
     void theOriginIsTheFirstReadingRoundedDownToTheWindow() {
-        TimeLine line = new TimeLine(1_234_567, 1000);
+        TimeLine line = at(1_234_567, 1000);
         assertEquals(1_234_000, line.origin());
         assertEquals(567, line.elapsed(1_234_567));
         assertEquals(1_000_000, line.elapsed(2_234_000));
@@ -20,28 +30,49 @@ class TimeLineTest {
 
     @Test
     void readingsBeforeTheOriginCountAsTheOriginAndPastTheHorizonAsTheHorizon() {
-        assertEquals(0, new TimeLine(1_000_000, 1000).elapsed(999_999));
-        assertEquals(0, new TimeLine(1_000_000, 1000).elapsed(Long.MIN_VALUE));
-        assertEquals(HORIZON, new TimeLine(1_000_000, 1000).elapsed(1_000_000 + HORIZON + 1));
-        assertEquals(HORIZON, new TimeLine(1_000_000, 1000).elapsed(Long.MAX_VALUE));
+        assertEquals(0, at(1_000_000, 1000).elapsed(999_999));
+        assertEquals(HORIZON, at(1_000_000, 1000).elapsed(1_000_000 + HORIZON + 1));
     }
 
     @Test
-    void aReadingEarlierThanTheMarkCountsAsTheMark() {
-        TimeLine line = new TimeLine(0, 1000);
-        assertEquals(5_000_000, line.elapsed(5_000_000)); // more than a step past the mark: the mark moves to it
-        assertEquals(5_000_000, line.elapsed(4_000_000));
-        assertEquals(5_500_000, line.elapsed(5_500_000)); // within a step: counted, the mark stays
-        assertEquals(5_000_000, line.elapsed(4_000_000));
+    void aReadingEarlierThanAnotherIsItsOwnTimeNotRaisedByIt() {
+        TimeLine line = at(0, 1000);
+        assertEquals(5_000_000, line.callerElapsed(5_000_000));
+        assertEquals(4_000_000, line.callerElapsed(4_000_000));
     }
 
     @Test
-    void theEndsOfTheLongRangeDoNotOverflow() {
-        TimeLine nearMax = new TimeLine(Long.MAX_VALUE - 10, 1000);
-        assertEquals(Long.MAX_VALUE - nearMax.origin(), nearMax.elapsed(Long.MAX_VALUE));
+    void aClockThatWrapsPastLongMaxKeepsCounting() {
+        TimeLine line = at(Long.MAX_VALUE - 1_000_000_000L, 1_000_000L);
+        long before = line.elapsed(Long.MAX_VALUE);
+        long after = line.elapsed(Long.MIN_VALUE + 999_999_999L); // 1 s after Long.MAX_VALUE
+        assertEquals(1_000_000_000L, after - before);
+        assertEquals(after, line.callerElapsed(Long.MIN_VALUE + 999_999_999L) , "caller readings across the wrap too");
+    }
 
-        TimeLine nearMin = new TimeLine(Long.MIN_VALUE + 3, 1000);
-        assertEquals(0, nearMin.elapsed(Long.MIN_VALUE));
-        assertEquals(10_000, nearMin.elapsed(nearMin.origin() + 10_000));
+    @Test
+    void theOriginWrapsWhenRoundingDownFallsBelowLongMin() {
+        TimeLine line = at(Long.MIN_VALUE + 3, 1000);
+        assertEquals(Long.MIN_VALUE + 3 - line.origin(), line.elapsed(Long.MIN_VALUE + 3));
+        assertTrue(line.elapsed(Long.MIN_VALUE + 3) < 1000);
+    }
+
+    @Test
+    void aCallerReadingAYearAheadOfTheClockIsRejectedNamingTheBound() {
+        TimeLine line = at(0, 1000);
+        long aYear = 365L * 24 * 3600 * 1_000_000_000L;
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> line.callerElapsed(aYear));
+        assertTrue(e.getMessage().contains("365 days"), e.getMessage());
+        assertTrue(e.getMessage().contains("at most 1 hour"), e.getMessage());
+        assertEquals(LEAD, line.callerElapsed(LEAD), "exactly the lead is accepted");
+    }
+
+    @Test
+    void theLeadIsMeasuredFromTheClockNow() {
+        ManualClock clock = new ManualClock();
+        TimeLine line = new TimeLine(clock, 1000);
+        assertThrows(IllegalArgumentException.class, () -> line.callerElapsed(2 * LEAD));
+        clock.setNanos(LEAD);
+        assertEquals(2 * LEAD, line.callerElapsed(2 * LEAD));
     }
 }
