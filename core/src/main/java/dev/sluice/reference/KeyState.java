@@ -11,17 +11,31 @@ import dev.sluice.Decision;
 abstract class KeyState {
     // Subclass fields are plain: only read and written under this object's monitor, which orders them.
 
-    final synchronized boolean acquire(ElapsedTime time, long now, long permits, Decision decision) {
-        return decide(time.advance(now), permits, decision);
+    /**
+     * Decides a request; {@code admission} names it for a later {@link #undo} ({@code > 0} when {@code decision} is
+     * non-null, 0 when nobody can undo it).
+     */
+    final synchronized boolean acquire(ElapsedTime time, long now, long permits, long admission, Decision decision) {
+        return decide(time.advance(now), permits, admission, decision);
     }
 
     final synchronized void release(ElapsedTime time, long now, long permits) {
         giveBack(time.advance(now), permits);
     }
 
-    /** Decides a request at elapsed time {@code t} (never less than the last one); fills {@code d} if non-null. */
-    abstract boolean decide(long t, long permits, Decision d);
+    final synchronized void undo(long admission, long permits) {
+        takeBack(admission, permits);
+    }
 
-    /** Gives back {@code permits} at elapsed time {@code t}. */
+    /**
+     * Decides a request at elapsed time {@code t} (never less than the last one), named {@code admission} (0: never
+     * undone); fills {@code d} if non-null.
+     */
+    abstract boolean decide(long t, long permits, long admission, Decision d);
+
+    /** Gives back {@code permits} at elapsed time {@code t}: a credit, whoever took them. */
     abstract void giveBack(long t, long permits);
+
+    /** Undoes exactly the admission named {@code admission} of {@code permits}, if it still counts; else nothing. */
+    abstract void takeBack(long admission, long permits);
 }
