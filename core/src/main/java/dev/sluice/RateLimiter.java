@@ -80,8 +80,11 @@ public interface RateLimiter extends AutoCloseable {
     }
 
     /**
-     * Gives back {@code permits} that this key was granted at or before {@code nowNanos} and did not use, as a
-     * composite limit does when another of its parts denies. Never makes the key richer than a fresh one.
+     * Gives back {@code permits} that this key was granted at or before {@code nowNanos} and did not use. Never makes
+     * the key richer than a fresh one. A credit, not an undo: it does not know which admission it gives back, so when
+     * other requests landed on the key in between (across a window edge, after a refill) it may give back the later
+     * window's or the refill's permits. To roll back one admission exactly (a composite limit whose other part
+     * denied), use {@link #undo(long, Decision)}.
      */
     void release(long key, long permits, long nowNanos);
 
@@ -114,12 +117,18 @@ public interface RateLimiter extends AutoCloseable {
     /**
      * Undoes exactly the admission that filled {@code admitted} (an admitted decision of this limiter, for this
      * key): it gives back only what that admission took, never a later window's permits, a refill or another
-     * request's log entry. Does nothing for a denied decision. The default gives the permits back with
+     * request's log entry. The window algorithms give it back while its window still counts (the sliding counter
+     * also from the previous window); the sliding log removes its entries while they are in the window; the buckets
+     * restore the state before it if nothing has changed the key since (else give back nothing, see
+     * {@code TokenBucket}). Does nothing for a denied decision or one decided by the full-table policy. The decision
+     * is marked undone: a second undo of it does nothing (an undo of a copy made before the first is the caller's
+     * error). Needs no time and reads no clock. The default gives the permits back with
      * {@link #release(long, long, long)} at the decision's time.
      */
     default void undo(long key, Decision admitted) {
         if (java.util.Objects.requireNonNull(admitted, "admitted must not be null").allowed() && admitted.permits() > 0) {
             release(key, admitted.permits(), admitted.nowNanos());
+            admitted.request(0, admitted.nowNanos());
         }
     }
 
@@ -127,6 +136,7 @@ public interface RateLimiter extends AutoCloseable {
     default void undo(CharSequence key, Decision admitted) {
         if (java.util.Objects.requireNonNull(admitted, "admitted must not be null").allowed() && admitted.permits() > 0) {
             release(key, admitted.permits(), admitted.nowNanos());
+            admitted.request(0, admitted.nowNanos());
         }
     }
 
@@ -134,6 +144,7 @@ public interface RateLimiter extends AutoCloseable {
     default void undo(CharSequence first, CharSequence second, Decision admitted) {
         if (java.util.Objects.requireNonNull(admitted, "admitted must not be null").allowed() && admitted.permits() > 0) {
             release(first, second, admitted.permits(), admitted.nowNanos());
+            admitted.request(0, admitted.nowNanos());
         }
     }
 

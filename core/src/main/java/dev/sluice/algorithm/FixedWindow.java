@@ -12,6 +12,11 @@ import dev.sluice.RateLimitConfig;
  * The window index counts windows since the limiter's origin, aligned to multiples of {@code W} on the clock;
  * {@link RateLimitConfig#maxLimit} keeps enough index bits for {@link RateLimitConfig#HORIZON_NANOS}. The index
  * never goes back: a request at an earlier time is counted in the key's latest window.
+ *
+ * <p>Undo: an admission records the index of the window it was counted in (the index of the state it left). An undo
+ * takes its permits off the count only while the key's stored window is still that one: a later window holds other
+ * requests' permits, and the admission's own window is over, so nothing it took still counts. The count is the sum
+ * of the window's admissions not undone, so the window never holds more than {@code limit} of them.
  */
 public final class FixedWindow implements PackedAlgorithm {
 
@@ -46,6 +51,19 @@ public final class FixedWindow implements PackedAlgorithm {
         }
         long count = state & countMask;
         return (stored << countBits) | (count - Math.min(count, permits));
+    }
+
+    @Override
+    public long undoToken(long state, long next) {
+        return next >>> countBits;
+    }
+
+    @Override
+    public long undo(long state, long token, long after, long permits) {
+        if (state >>> countBits != token) {
+            return state; // the admission's window is over: what it took no longer counts
+        }
+        return state - Math.min(state & countMask, permits);
     }
 
     @Override

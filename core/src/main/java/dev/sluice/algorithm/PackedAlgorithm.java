@@ -19,8 +19,25 @@ public interface PackedAlgorithm {
     /** The state after admitting {@code permits} at {@code t}, or {@link #DENIED}. {@code permits >= 1}. */
     long acquire(long state, long t, long permits);
 
-    /** The state after giving back {@code permits} admitted at or before {@code t}; never richer than fresh. */
+    /**
+     * The state after giving back {@code permits} admitted at or before {@code t}; never richer than fresh. A credit:
+     * it may give back permits of a later window or refill than the one that took them (see {@link #undo}).
+     */
     long release(long state, long t, long permits);
+
+    /**
+     * What an exact {@link #undo} of the admission {@code state -> next} needs besides {@code next}: the fixed window's
+     * and the sliding counter's window index, the buckets' state before the admission.
+     */
+    long undoToken(long state, long next);
+
+    /**
+     * The state after undoing exactly the admission of {@code permits} that recorded {@code token} and left
+     * {@code after} ({@link #undoToken}); {@code state} itself when nothing of it can be given back. Never gives back
+     * a window, a refill or a count that admission did not take. Needs no time: what it gives back is fixed by the
+     * token and the state.
+     */
+    long undo(long state, long token, long after, long permits);
 
     /** Whether the state carries no information at {@code t} (equivalent to a fresh one). */
     boolean isIdle(long state, long t);

@@ -13,6 +13,11 @@ import dev.sluice.RateLimitConfig;
  *          i.e. prev * (W - e) <= (limit - curr - n) * W   compared exactly in 128 bits
  * </pre>
  * The previous count is meaningful only when its window directly precedes the stored one; older windows count 0.
+ *
+ * <p>Undo: an admission records the index of the window it was counted in. An undo takes its permits off that
+ * window's count: the current count while the stored window is still that one, the previous count once the key has
+ * moved to the next window, nothing once the window is older (it weighs 0). Both counts stay sums of admissions not
+ * undone, so every estimate is the one the key would make had that admission never happened.
  */
 public final class SlidingWindowCounter implements PackedAlgorithm {
 
@@ -74,6 +79,24 @@ public final class SlidingWindowCounter implements PackedAlgorithm {
         }
         long curr = state & countMask;
         return (state & ~countMask) | (curr - Math.min(curr, permits));
+    }
+
+    @Override
+    public long undoToken(long state, long next) {
+        return next >>> (2 * countBits);
+    }
+
+    @Override
+    public long undo(long state, long token, long after, long permits) {
+        long stored = state >>> (2 * countBits);
+        if (stored == token) {
+            return state - Math.min(state & countMask, permits);
+        }
+        if (stored == token + 1) {
+            long prev = (state >>> countBits) & countMask;
+            return state - (Math.min(prev, permits) << countBits);
+        }
+        return state; // two windows on: the admission's window weighs nothing
     }
 
     @Override

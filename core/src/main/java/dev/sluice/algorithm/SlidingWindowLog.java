@@ -18,6 +18,15 @@ import dev.sluice.table.OffHeapMemory;
  * Entries are non-decreasing in sequence order: an entry is written with {@code max(t, newest entry)}, so a request
  * at an earlier time counts as no time passing for that key. The functions here are pure given the ring's content;
  * the limiter holds the key's claim (the header's claim bit) while it writes the ring.
+ *
+ * <p>Undo: an admission records the time its entries were written with (the newest entry after it, {@link #newest}).
+ * The log decides on the multiset of timestamps in the window only, so entries with equal timestamps cannot be told
+ * apart by any later decision: removing {@code n} entries with the admission's timestamp leaves exactly the log
+ * without that admission. An entry is overwritten only once it is out of the window (the admission that overwrites
+ * it checks so), and the key's time never goes back, so while the admission's timestamp is still inside the window
+ * (after the newest entry's time minus the window) its {@code n} entries are all in the ring; once it is not, they
+ * count for nothing and the undo does nothing. The removal keeps the ring sorted (newer entries shift down, as in
+ * {@link #release}).
  */
 public final class SlidingWindowLog {
 
@@ -133,11 +142,35 @@ public final class SlidingWindowLog {
     public long release(long header, OffHeapMemory mem, int ringBase, long t, long permits) {
         long stored = stored(header);
         long ours = stored - countAfter(header, mem, ringBase, t); // entries [0, ours) are at or before t
-        long removed = Math.min(permits, ours);
+        return remove(header, mem, ringBase, ours, Math.min(permits, ours));
+    }
+
+    /** The newest entry of a non-empty ring: an admission's timestamp, read under the claim that wrote it. */
+    public long newest(long header, OffHeapMemory mem, int ringBase) {
+        return entry(mem, ringBase, seqIndex(header, stored(header) - 1));
+    }
+
+    /**
+     * Undoes an admission of {@code permits} whose entries were written with {@code stamp} (see the class comment);
+     * the caller holds the claim. Returns the new header, unclaimed.
+     */
+    public long undo(long header, OffHeapMemory mem, int ringBase, long stamp, long permits) {
+        long stored = stored(header);
+        if (stored == 0 || stamp <= newest(header, mem, ringBase) - window) {
+            return header & ~CLAIM; // out of the window: the admission's entries count for nothing
+        }
+        long end = stored - countAfter(header, mem, ringBase, stamp); // entries [0, end) are at or before stamp
+        long equal = end - (stored - countAfter(header, mem, ringBase, stamp - 1));
+        return remove(header, mem, ringBase, end, Math.min(permits, equal));
+    }
+
+    /** Removes the {@code removed} entries just before sequence index {@code end}; returns the header, unclaimed. */
+    private long remove(long header, OffHeapMemory mem, int ringBase, long end, long removed) {
         if (removed == 0) {
             return header & ~CLAIM;
         }
-        for (long k = ours; k < stored; k++) {
+        long stored = stored(header);
+        for (long k = end; k < stored; k++) {
             putEntry(mem, ringBase, seqIndex(header, k - removed), entry(mem, ringBase, seqIndex(header, k)));
         }
         long pos = header & POSITION_MASK;

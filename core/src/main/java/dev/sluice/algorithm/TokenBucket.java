@@ -21,6 +21,27 @@ import dev.sluice.RateLimitConfig;
  * next key starts with the previous key's generation plus one, so no state of the new key equals one of the old
  * key's, and an updater still holding an old value fails its CAS (unless four keys passed through the slot while
  * it stalled, with the same TAT besides).
+ *
+ * <p>Undo: an admission records the state before it ({@code S0}) and after it ({@code S1}). If the key's state is
+ * still {@code S1}, the undo restores {@code S0}: the bucket is then exactly the bucket without that admission. If
+ * it is not, the undo gives back nothing. Why no partial credit is safe:
+ * <ul>
+ *   <li>Every admission raises the state ({@code S1 >= S0 + n*T > S0}) and undo lowers it only back to an earlier
+ *       admission's {@code S0}. So the admissions not undone since the last {@link #release} form a stack whose
+ *       states strictly increase, the key's state is the top's {@code S1}, and a state equal to {@code S1} of an
+ *       admission not undone means that admission is the top: nothing of it has been built on, and restoring
+ *       {@code S0} is exact (proof by induction over admissions and undos).</li>
+ *   <li>Once another admission has landed after it, the single word cannot tell whether that one came before or after
+ *       a refill. Burst 1, T = 1 s: admit A at 0; the bucket refills; B is admitted at 5; crediting A now lets C in at
+ *       5 too: two in [5, 5] against a burst of 1. So any positive credit is unsafe for some history.</li>
+ *   <li>A partial credit that were safe on its own would still break the first point: it lowers the state to a value
+ *       that is no admission's {@code S1}, a later admission can land exactly on an older admission's {@code S1}, and
+ *       that one's undo would then restore an {@code S0} below what the requests built on it took. (Burst 3, T = 10:
+ *       X and A at 0, X credited back, B at 10 lands on A's {@code S1 = 20}; restoring A's {@code S0 = 10} at 10 admits
+ *       three more beside B.) So 0 is the largest credit that keeps every undo exact or harmless.</li>
+ * </ul>
+ * A {@link #release} is a credit (it may give back a refill) and breaks the stack; undos after it are exact only in
+ * the sense above for admissions made after it.
  */
 public final class TokenBucket implements PackedAlgorithm {
 
@@ -52,6 +73,16 @@ public final class TokenBucket implements PackedAlgorithm {
         long tat = state & ~GENERATION;
         long back = Math.min(permits, burst) * emission;
         return Math.max(tat - back, Math.min(tat, t)) | (state & GENERATION);
+    }
+
+    @Override
+    public long undoToken(long state, long next) {
+        return state;
+    }
+
+    @Override
+    public long undo(long state, long token, long after, long permits) {
+        return state == after ? token : state; // exact, or nothing: see the class comment
     }
 
     @Override

@@ -24,6 +24,8 @@ abstract class EngineLimiter implements RateLimiter {
     static final int ADMIT = 1;
     /** The slot changed hands while it was read: find the key again. */
     static final int RETRY = 2;
+    /** A Decision's undo state when it holds nothing to undo (denied, decided by the full-table policy, or undone). */
+    static final long NOTHING_TO_UNDO = -1L;
 
     final RateLimitConfig config;
     private final Clock clock;
@@ -60,6 +62,13 @@ abstract class EngineLimiter implements RateLimiter {
     abstract boolean giveBack(KeyTable table, OffHeapMemory mem, int slot, long keyword, long check, long permits,
             long t);
 
+    /**
+     * Undoes on a slot the admission of {@code permits} that recorded {@code token} and left {@code after}; false if
+     * the slot changed hands (find the key again).
+     */
+    abstract boolean takeBack(KeyTable table, OffHeapMemory mem, int slot, long keyword, long check, long permits,
+            long token, long after);
+
     /** How the tables see this algorithm's state. */
     abstract SlotLifecycle lifecycle();
 
@@ -90,7 +99,7 @@ abstract class EngineLimiter implements RateLimiter {
 
     @Override
     public final boolean tryAcquire(long key, long permits, long nowNanos, Decision decision) {
-        Objects.requireNonNull(decision, "decision must not be null");
+        Objects.requireNonNull(decision, "decision must not be null").request(permits, nowNanos);
         return acquireLong(key, permits, false, nowNanos, decision);
     }
 
@@ -101,7 +110,7 @@ abstract class EngineLimiter implements RateLimiter {
 
     @Override
     public final boolean tryAcquire(CharSequence key, long permits, long nowNanos, Decision decision) {
-        Objects.requireNonNull(decision, "decision must not be null");
+        Objects.requireNonNull(decision, "decision must not be null").request(permits, nowNanos);
         return acquireString(key, permits, false, nowNanos, decision);
     }
 
@@ -113,6 +122,9 @@ abstract class EngineLimiter implements RateLimiter {
         long seed = table.seed();
         long keyword = pairHigh(first, second, seed);
         long check = KeyHashing.combine(KeyHashing.fingerprintLow(first, seed), KeyHashing.fingerprintLow(second, seed));
+        if (decision != null) {
+            decision.request(permits, nowNanos);
+        }
         return acquire(table, keyword, check, permits, time.callerElapsed(nowNanos), decision);
     }
 
@@ -140,6 +152,56 @@ abstract class EngineLimiter implements RateLimiter {
         long seed = table.seed();
         long check = KeyHashing.combine(KeyHashing.fingerprintLow(first, seed), KeyHashing.fingerprintLow(second, seed));
         giveBack(table, pairHigh(first, second, seed), check, permits, time.callerElapsed(nowNanos));
+    }
+
+    @Override
+    public final void undo(long key, Decision admitted) {
+        if (undoable(admitted)) {
+            KeyTable table = longTable();
+            takeBack(table, KeyHashing.mixLong(key, table.seed()), 0, admitted);
+        }
+    }
+
+    @Override
+    public final void undo(CharSequence key, Decision admitted) {
+        Objects.requireNonNull(key, "key must not be null");
+        if (undoable(admitted)) {
+            KeyTable table = stringTable();
+            long seed = table.seed();
+            takeBack(table, KeyHashing.fingerprintHigh(key, seed), KeyHashing.fingerprintLow(key, seed), admitted);
+        }
+    }
+
+    @Override
+    public final void undo(CharSequence first, CharSequence second, Decision admitted) {
+        KeyTable table = stringTable();
+        long seed = table.seed();
+        long keyword = pairHigh(first, second, seed);
+        if (undoable(admitted)) {
+            long check = KeyHashing.combine(KeyHashing.fingerprintLow(first, seed),
+                    KeyHashing.fingerprintLow(second, seed));
+            takeBack(table, keyword, check, admitted);
+        }
+    }
+
+    /** Whether {@code admitted} holds an admission of this limiter not yet undone. */
+    private static boolean undoable(Decision admitted) {
+        Objects.requireNonNull(admitted, "admitted must not be null");
+        return admitted.allowed() && admitted.permits() > 0 && admitted.undoState() != NOTHING_TO_UNDO;
+    }
+
+    /** Undoes {@code admitted} on the key's slot, if the key still has one; then marks it undone. */
+    private void takeBack(KeyTable table, long keyword, long check, Decision admitted) {
+        OffHeapMemory mem = table.memoryOfKey(keyword);
+        for (;;) {
+            int slot = table.findSlot(mem, keyword, check);
+            if (slot == KeyTable.NO_SLOT || takeBack(table, mem, slot, keyword, check, admitted.permits(),
+                    admitted.undoToken(), admitted.undoState())) {
+                admitted.undoWith(0, NOTHING_TO_UNDO);
+                return;
+            }
+            Thread.onSpinWait();
+        }
     }
 
     private static long pairHigh(CharSequence first, CharSequence second, long seed) {
@@ -213,6 +275,7 @@ abstract class EngineLimiter implements RateLimiter {
         if (d != null) {
             // Nothing is known of an untracked key: the window is the honest hint for a retry.
             d.set(allowed, config.burst(), 0, allowed ? 0 : config.windowNanos(), config.windowNanos(), 0);
+            d.undoWith(0, NOTHING_TO_UNDO); // no state took the permits
         }
         return allowed;
     }

@@ -61,6 +61,7 @@ final class PackedStateLimiter extends EngineLimiter {
             if (next == PackedAlgorithm.DENIED) {
                 if (d != null) {
                     algorithm.describe(state, next, t, permits, d);
+                    d.undoWith(0, NOTHING_TO_UNDO);
                 }
                 return DENY;
             }
@@ -68,6 +69,7 @@ final class PackedStateLimiter extends EngineLimiter {
             if (mem.compareAndSetLong(at, state, next)) {
                 if (d != null) {
                     algorithm.describe(state, next, t, permits, d);
+                    d.undoWith(algorithm.undoToken(state, next), next);
                 }
                 return ADMIT;
             }
@@ -86,6 +88,25 @@ final class PackedStateLimiter extends EngineLimiter {
             }
             long next = algorithm.release(state, t, permits);
             // Volatile CAS: fails if any other write reached the slot since the read.
+            if (next == state || mem.compareAndSetLong(at, state, next)) {
+                return true;
+            }
+            CasBackoff.afterFailedCas();
+        }
+    }
+
+    @Override
+    boolean takeBack(KeyTable table, OffHeapMemory mem, int slot, long keyword, long check, long permits, long token,
+            long after) {
+        int at = table.stateOffset(slot);
+        for (;;) {
+            // Volatile read, then the keyword check, as in decide.
+            long state = mem.getLongVolatile(at);
+            if (state < 0 || !table.owns(mem, slot, keyword, check)) {
+                return false;
+            }
+            long next = algorithm.undo(state, token, after, permits);
+            // Volatile CAS: the undo applies to exactly the state it was computed on, or is computed again.
             if (next == state || mem.compareAndSetLong(at, state, next)) {
                 return true;
             }

@@ -5,6 +5,7 @@ import dev.sluice.algorithm.SlidingWindowLog;
 import dev.sluice.table.KeyTable;
 import dev.sluice.table.OffHeapMemory;
 import dev.sluice.table.SlotLifecycle;
+import java.lang.invoke.VarHandle;
 
 /**
  * The sliding window log: each key's state word is the header of its ring of timestamps.
@@ -90,8 +91,12 @@ final class SlidingLogLimiter extends EngineLimiter {
                     && log.acquire(header, mem, base, t, permits) == SlidingWindowLog.DENIED) {
                 if (d != null) {
                     log.describe(header, false, mem, base, t, permits, d);
+                    d.undoWith(0, NOTHING_TO_UNDO);
                 }
-                // Volatile re-read: an unchanged header means no writer touched the ring we read.
+                // Acquire fence, then the volatile re-read: the fence keeps the plain ring reads above before the
+                // re-read (a volatile load alone lets earlier plain loads move after it), so an unchanged header means
+                // no writer's claim came before any of them and the ring we read was the key's, as in a seqlock.
+                VarHandle.acquireFence();
                 if (mem.getLongVolatile(at) == header) {
                     return table.owns(mem, slot, keyword, check) ? DENY : RETRY;
                 }
@@ -122,12 +127,14 @@ final class SlidingLogLimiter extends EngineLimiter {
         if (next == SlidingWindowLog.DENIED) {
             if (d != null) {
                 log.describe(header, false, mem, base, t, permits, d);
+                d.undoWith(0, NOTHING_TO_UNDO);
             }
             mem.putLongRelease(at, header);
             return DENY;
         }
         if (d != null) {
             log.describe(next, true, mem, base, t, permits, d);
+            d.undoWith(log.newest(next, mem, base), next);
         }
         // Release: publishes the ring entries written under the claim together with the new header.
         mem.putLongRelease(at, next);
@@ -153,6 +160,34 @@ final class SlidingLogLimiter extends EngineLimiter {
                 return false;
             }
             long next = log.release(header, mem, ringBase(table, header), t, permits);
+            // Release: publishes the ring's new content with the unclaimed header.
+            mem.putLongRelease(at, next);
+            return true;
+        }
+    }
+
+    @Override
+    boolean takeBack(KeyTable table, OffHeapMemory mem, int slot, long keyword, long check, long permits, long stamp,
+            long after) {
+        int at = table.stateOffset(slot);
+        int waits = 0;
+        for (;;) {
+            // Volatile read, then the claim CAS, as in giveBack: the undo reads and writes the ring under the claim.
+            long header = mem.getLongVolatile(at);
+            if (header < 0 || !table.owns(mem, slot, keyword, check)) {
+                return false;
+            }
+            if (SlidingWindowLog.claimed(header)
+                    || !mem.compareAndSetLong(at, header, header | SlidingWindowLog.CLAIM)) {
+                waits = waitForClaim(waits);
+                continue;
+            }
+            if (!table.owns(mem, slot, keyword, check)) {
+                mem.putLongRelease(at, header);
+                return false;
+            }
+            long next = log.undo(header, mem, ringBase(table, header), stamp, permits);
+            // Release: publishes the ring's new content with the unclaimed header.
             mem.putLongRelease(at, next);
             return true;
         }

@@ -14,8 +14,12 @@ abstract class KeyState {
     /** The latest elapsed time this key has seen. */
     private long latest;
 
-    final synchronized boolean acquire(long t, long permits, Decision decision) {
-        return decide(advance(t), permits, decision);
+    /**
+     * Decides a request; {@code admission} names it for a later {@link #undo} ({@code > 0} when a decision records
+     * it, 0 when nobody can undo it).
+     */
+    final synchronized boolean acquire(long t, long permits, long admission, Decision decision) {
+        return decide(advance(t), permits, admission, decision);
     }
 
     final synchronized void release(long t, long permits) {
@@ -27,9 +31,19 @@ abstract class KeyState {
         return latest;
     }
 
-    /** Decides a request at elapsed time {@code t} (never less than the last one); fills {@code d} if non-null. */
-    abstract boolean decide(long t, long permits, Decision d);
+    final synchronized void undo(long admission, long permits) {
+        takeBack(admission, permits);
+    }
 
-    /** Gives back {@code permits} at elapsed time {@code t}. */
+    /**
+     * Decides a request at elapsed time {@code t} (never less than the last one), named {@code admission} (0: never
+     * undone); fills {@code d} if non-null.
+     */
+    abstract boolean decide(long t, long permits, long admission, Decision d);
+
+    /** Gives back {@code permits} at elapsed time {@code t}: a credit, whoever took them. */
     abstract void giveBack(long t, long permits);
+
+    /** Undoes exactly the admission named {@code admission} of {@code permits}, if it still counts; else nothing. */
+    abstract void takeBack(long admission, long permits);
 }

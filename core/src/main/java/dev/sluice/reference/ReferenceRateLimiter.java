@@ -6,6 +6,7 @@ import dev.sluice.RateLimitConfig;
 import dev.sluice.RateLimiter;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The classic rate limiter: a {@link ConcurrentHashMap} from key to a small state object per key, every decision
@@ -29,6 +30,8 @@ import java.util.concurrent.ConcurrentHashMap;
  *       nothing.</li>
  *   <li>Arithmetic is exact: counts and credits fit in a {@code long} by the config's ranges; the sliding window
  *       counter falls back to {@link java.math.BigInteger} where a product would not.</li>
+ *   <li>Undo: each admission decided with a {@link Decision} is named (a limiter-wide sequence number) and its key
+ *       keeps what an exact undo needs per name (see each state class); an undo acts once per name.</li>
  *   <li>After {@link #close()} (idempotent) every {@code tryAcquire} and {@code release} throws
  *       {@link IllegalStateException}; {@code close} must not race with calls in flight.</li>
  * </ul>
@@ -40,6 +43,8 @@ public final class ReferenceRateLimiter implements RateLimiter {
     private final Limits limits;
     private final ElapsedTime time;
     private final ConcurrentHashMap<Object, KeyState> states = new ConcurrentHashMap<>();
+    /** Names admissions that a Decision may undo: unique per limiter, so one never undoes another's. */
+    private final AtomicLong admissions = new AtomicLong();
     /** Volatile: a close on one thread is seen by calls that start after it on any other. */
     private volatile boolean closed;
 
@@ -63,27 +68,25 @@ public final class ReferenceRateLimiter implements RateLimiter {
     @Override
     public boolean tryAcquire(long key, long permits, long nowNanos) {
         check(permits);
-        return acquire(Long.valueOf(key), nowNanos, permits, null);
+        return acquire(Long.valueOf(key), nowNanos, permits, 0, null);
     }
 
     @Override
     public boolean tryAcquire(CharSequence key, long permits, long nowNanos) {
         check(permits);
-        return acquire(stringKey(key), nowNanos, permits, null);
+        return acquire(stringKey(key), nowNanos, permits, 0, null);
     }
 
     @Override
     public boolean tryAcquire(long key, long permits, long nowNanos, Decision decision) {
         check(permits);
-        Objects.requireNonNull(decision, "decision must not be null");
-        return acquire(Long.valueOf(key), nowNanos, permits, decision);
+        return decide(Long.valueOf(key), permits, nowNanos, decision);
     }
 
     @Override
     public boolean tryAcquire(CharSequence key, long permits, long nowNanos, Decision decision) {
         check(permits);
-        Objects.requireNonNull(decision, "decision must not be null");
-        return acquire(stringKey(key), nowNanos, permits, decision);
+        return decide(stringKey(key), permits, nowNanos, decision);
     }
 
     @Override
@@ -98,10 +101,48 @@ public final class ReferenceRateLimiter implements RateLimiter {
         releaseKey(stringKey(key), permits, nowNanos);
     }
 
+    @Override
+    public void undo(long key, Decision admitted) {
+        takeBack(Long.valueOf(key), admitted);
+    }
+
+    @Override
+    public void undo(CharSequence key, Decision admitted) {
+        takeBack(stringKey(key), admitted);
+    }
+
+    @Override
+    public void undo(CharSequence first, CharSequence second, Decision admitted) {
+        takeBack(RateLimiter.pairKey(first, second), admitted);
+    }
+
+    /** Decides, naming the admission in {@code decision} so that it can be undone. */
+    private boolean decide(Object key, long permits, long nowNanos, Decision decision) {
+        Objects.requireNonNull(decision, "decision must not be null").request(permits, nowNanos);
+        long admission = admissions.incrementAndGet();
+        boolean admitted = acquire(key, nowNanos, permits, admission, decision);
+        decision.undoWith(admitted ? admission : 0, 0);
+        return admitted;
+    }
+
     /** The time first, so that a rejected reading changes nothing. */
-    private boolean acquire(Object key, long nowNanos, long permits, Decision decision) {
+    private boolean acquire(Object key, long nowNanos, long permits, long admission, Decision decision) {
         long t = time.of(nowNanos);
-        return state(key).acquire(t, permits, decision);
+        return state(key).acquire(t, permits, admission, decision);
+    }
+
+    /** Undoes the admission {@code admitted} names, once: afterwards it names none. */
+    private void takeBack(Object key, Decision admitted) {
+        ensureOpen();
+        long admission = Objects.requireNonNull(admitted, "admitted must not be null").undoToken();
+        if (!admitted.allowed() || admission <= 0) {
+            return;
+        }
+        KeyState state = states.get(key);
+        if (state != null) {
+            state.undo(admission, admitted.permits());
+        }
+        admitted.undoWith(0, 0);
     }
 
     /** Named apart from the public overloads: a String key is a CharSequence, and would call itself. */
@@ -135,11 +176,15 @@ public final class ReferenceRateLimiter implements RateLimiter {
     }
 
     private void check(long permits) {
-        if (closed) {
-            throw new IllegalStateException("ReferenceRateLimiter (" + config + ") is closed");
-        }
+        ensureOpen();
         if (permits < 1) {
             throw new IllegalArgumentException("permits must be >= 1, was " + permits);
+        }
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new IllegalStateException("ReferenceRateLimiter (" + config + ") is closed");
         }
     }
 

@@ -2,11 +2,15 @@ package dev.sluice.reference;
 
 import dev.sluice.Decision;
 import java.math.BigInteger;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
  * SLIDING_WINDOW_COUNTER: the counts of the current window {@code k} and of window {@code k - 1}. A request of
  * {@code n} is admitted iff {@code prev * (W - e) / W + curr + n <= L}, {@code e} the time since window {@code k}
- * began, compared exactly as {@code prev * (W - e) + (curr + n) * W <= L * W}.
+ * began, compared exactly as {@code prev * (W - e) + (curr + n) * W <= L * W}. The undoable admissions of both
+ * windows are kept by name with their permits; an undo takes its permits off the count of the window it was counted
+ * in, once, and does nothing once that window is older than the previous one.
  */
 final class SlidingCounterState extends KeyState {
 
@@ -15,24 +19,32 @@ final class SlidingCounterState extends KeyState {
     private long window;
     private long prev;
     private long curr;
+    /** Admission name to permits, for the admissions of the previous and of the current window not undone. */
+    private Map<Long, Long> undoablePrev = new HashMap<>();
+    private Map<Long, Long> undoableCurr = new HashMap<>();
 
     SlidingCounterState(Limits limits) {
         this.limits = limits;
     }
 
     @Override
-    boolean decide(long t, long permits, Decision d) {
+    boolean decide(long t, long permits, long admission, Decision d) {
         long w = limits.windowNanos();
         long l = limits.limit();
         long index = t / w;
         if (index > window) {
             prev = index == window + 1 ? curr : 0;
+            undoablePrev = index == window + 1 ? undoableCurr : new HashMap<>();
+            undoableCurr = new HashMap<>();
             curr = 0;
             window = index;
         }
         boolean admit = permits <= l && admitsAt(t, permits);
         if (admit) {
             curr += permits;
+            if (admission != 0) {
+                undoableCurr.put(admission, permits);
+            }
         }
         if (d != null) {
             long e = t - window * w;
@@ -48,6 +60,19 @@ final class SlidingCounterState extends KeyState {
     void giveBack(long t, long permits) {
         if (t / limits.windowNanos() == window) { // else the permits were taken in a window now over
             curr -= Math.min(permits, curr);
+        }
+    }
+
+    @Override
+    void takeBack(long admission, long permits) {
+        Long inCurrent = undoableCurr.remove(admission);
+        if (inCurrent != null) {
+            curr -= Math.min(inCurrent, curr);
+            return;
+        }
+        Long inPrevious = undoablePrev.remove(admission);
+        if (inPrevious != null) {
+            prev -= Math.min(inPrevious, prev);
         }
     }
 
