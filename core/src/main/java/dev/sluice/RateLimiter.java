@@ -143,6 +143,11 @@ public interface RateLimiter extends AutoCloseable {
     /** How many keys hold state now (idle keys not yet reclaimed included). */
     long liveKeys();
 
+    /** Off-heap bytes this limiter's tables hold now; 0 for a limiter that keeps its state elsewhere. */
+    default long offHeapBytes() {
+        return 0;
+    }
+
     /** Frees the limiter's memory. Idempotent. Must not race with calls in flight; calls after it throw. */
     @Override
     void close();
