@@ -154,6 +154,11 @@ public interface RateLimiter extends AutoCloseable {
     /** How many keys hold state now (idle keys not yet reclaimed included). */
     long liveKeys();
 
+    /** Off-heap bytes this limiter's tables hold now; 0 for a limiter that keeps its state elsewhere. */
+    default long offHeapBytes() {
+        return 0;
+    }
+
     /**
      * Closes the limiter; idempotent. Safe while calls are in flight: a call racing with it either completes
      * normally or throws {@link IllegalStateException}, and every call that starts after it throws. The off-heap

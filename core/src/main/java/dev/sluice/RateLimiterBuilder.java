@@ -64,7 +64,22 @@ public final class RateLimiterBuilder {
         return DEFAULT_MAX_KEYS;
     }
 
+    /**
+     * The off-heap bytes the limiter this builder makes holds for its keys (one table of string keys, or of long
+     * keys, which is smaller; a limiter asked with both kinds of key holds one table of each), computed without
+     * allocating anything.
+     *
+     * @throws IllegalArgumentException if the table would not fit (one stripe above 1 GiB)
+     */
+    public long offHeapBytes() {
+        return Limiters.offHeapBytes(options());
+    }
+
+    private LimiterOptions options() {
+        return new LimiterOptions(config, clock, effectiveMaxKeys(), fullTablePolicy, memory);
+    }
+
     public RateLimiter build() {
-        return Limiters.create(new LimiterOptions(config, clock, effectiveMaxKeys(), fullTablePolicy, memory));
+        return Limiters.create(options());
     }
 }

@@ -1,8 +1,12 @@
 package dev.sluice;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.Iterator;
+import java.util.Set;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -18,8 +22,20 @@ import java.util.function.Function;
  * <p>Reconfiguration: every change builds a new immutable rule snapshot and publishes it with one volatile write;
  * a request reads the snapshot once, so it is decided wholly by the old or wholly by the new rules. A key whose
  * rule keeps a limit keeps its state for that limit; a limit the key did not have before starts fresh; state for a
- * limit it no longer has is left to idle and be reclaimed. Limiters live until {@link #close()}, so a request still
- * on an old snapshot never touches freed memory.
+ * limit it no longer has is left to idle and be reclaimed.
+ *
+ * <p>Retirement: right after a change is published, every limiter that no rule of the new snapshot uses is closed
+ * ({@link #retiredLimiters()} counts them), on the configuring thread, with no background thread. A request that
+ * read the old snapshot may still meet such a limiter; a closed limiter then throws {@link IllegalStateException}
+ * (or completes, if the call was already inside it), and the service undoes what the request took on that snapshot,
+ * reads the snapshot again and decides on the new rules: the exception never reaches the caller. The memory of a
+ * closed limiter is returned once no call can still be inside it.
+ *
+ * <p>Memory: each local limiter's table is sized when its rule is configured: {@link Rule#maxKeys} keys, else
+ * {@link Builder#maxKeysPerLimiter}, else {@value #DEFAULT_MAX_KEYS_PER_LIMITER} (a sliding log: as many as fit in
+ * {@value #DEFAULT_LOG_BYTES_PER_LIMITER} bytes of rings, at least 1024). With {@link Builder#offHeapBudgetBytes}, a
+ * configuration whose local limiters would together hold more than the budget is rejected before anything is
+ * allocated, and the rules in force keep serving.
  *
  * <p>Composite rules: the limits are tried in order; when one denies, the permits already taken from the others are
  * given back ({@link RateLimiter#release}), so a denied request consumes nothing anywhere.
@@ -29,24 +45,30 @@ import java.util.function.Function;
  */
 public final class RateLimiterService implements AutoCloseable {
 
+    /** Keys of a local limiter when neither the rule nor the service builder says otherwise. */
+    public static final int DEFAULT_MAX_KEYS_PER_LIMITER = 1 << 16;
+    /** Ring memory a sliding log's default capacity may use. */
+    public static final long DEFAULT_LOG_BYTES_PER_LIMITER = 16L << 20;
+    private static final long MIB = 1L << 20;
+
     private final Clock clock;
     private final Map<String, Function<RateLimitConfig, RateLimiter>> backends;
+    private final int maxKeysPerLimiter;
+    private final FullTablePolicy fullTablePolicy;
+    private final long offHeapBudget;
+    /** Written under this service's monitor; volatile so that metrics read it from any thread. */
+    private volatile long retired;
     private final Map<LimiterKey, RateLimiter> limiters = new HashMap<>();
-    /** Scratch decision for a composite's parts, one per thread: only used when the caller asked for a decision. */
-    private final ThreadLocal<Decision> scratch = ThreadLocal.withInitial(Decision::new);
+    /** Scratch decisions for a composite's parts, one set per thread, for an exact undo of the parts taken. */
+    private final ThreadLocal<Scratch> scratch = ThreadLocal.withInitial(Scratch::new);
     private volatile Snapshot snapshot;
 
     private RateLimiterService(Builder b) {
         this.clock = b.clock;
-        Map<String, Function<RateLimitConfig, RateLimiter>> all = new HashMap<>(b.backends);
-        int maxKeys = b.maxKeysPerLimiter;
-        FullTablePolicy policy = b.fullTablePolicy;
-        Clock c = b.clock;
-        all.putIfAbsent(Rule.LOCAL, config -> {
-            RateLimiterBuilder lb = RateLimiter.builder(config).clock(c).fullTablePolicy(policy);
-            return (maxKeys > 0 ? lb.maxKeys(maxKeys) : lb).build();
-        });
-        this.backends = all;
+        this.backends = new HashMap<>(b.backends);
+        this.maxKeysPerLimiter = b.maxKeysPerLimiter;
+        this.fullTablePolicy = b.fullTablePolicy;
+        this.offHeapBudget = b.offHeapBudget;
         install(b.rules);
     }
 
@@ -86,9 +108,24 @@ public final class RateLimiterService implements AutoCloseable {
         }
         // Volatile read: the one rule snapshot this whole request is decided by.
         Snapshot s = snapshot;
-        if (s == null) {
-            throw new IllegalStateException("RateLimiterService is closed");
+        for (;;) {
+            if (s == null) {
+                throw new IllegalStateException("RateLimiterService is closed");
+            }
+            try {
+                return decide(s, user, api, permits, nowNanos, decision);
+            } catch (IllegalStateException retiredLimiter) {
+                // Volatile read: a limiter of s was retired by a newer snapshot; decide again on the rules in force.
+                Snapshot now = snapshot;
+                if (now == s) {
+                    throw retiredLimiter;
+                }
+                s = now;
+            }
         }
+    }
+
+    private boolean decide(Snapshot s, String user, String api, long permits, long nowNanos, Decision decision) {
         Map<String, Resolved> pairs = s.userApis.get(user);
         Resolved pair = pairs == null ? null : pairs.get(api);
         Resolved apiRule = s.apis.get(api);
@@ -142,24 +179,57 @@ public final class RateLimiterService implements AutoCloseable {
         if (parts.length == 1) {
             return parts[0].tryAcquire(user, api, permits, now, decision);
         }
-        Decision part = decision == null ? null : scratch.get();
+        Decision[] taken = scratch.get().decisions(parts.length);
         long fewest = Long.MAX_VALUE;
-        for (int i = 0; i < parts.length; i++) {
-            if (!parts[i].tryAcquire(user, api, permits, now, part)) {
-                for (int j = 0; j < i; j++) {
-                    parts[j].release(user, api, permits, now);
+        int i = 0;
+        try {
+            for (; i < parts.length; i++) {
+                Decision part = taken[i].request(permits, now);
+                if (!parts[i].tryAcquire(user, api, permits, now, part)) {
+                    undo(parts, taken, i, user, api);
+                    if (decision != null) {
+                        decision.copyFrom(part);
+                    }
+                    return false;
                 }
-                if (decision != null) {
+                if (decision != null && part.remaining() < fewest) {
+                    fewest = part.remaining();
                     decision.copyFrom(part);
                 }
-                return false;
             }
-            if (decision != null && part.remaining() < fewest) {
-                fewest = part.remaining();
-                decision.copyFrom(part);
-            }
+        } catch (IllegalStateException retiredLimiter) {
+            undo(parts, taken, i, user, api);
+            throw retiredLimiter;
         }
         return true;
+    }
+
+    /** Undoes exactly the admissions of the first {@code count} parts; a retired part's state is gone anyway. */
+    private static void undo(RateLimiter[] parts, Decision[] taken, int count, String user, String api) {
+        for (int j = 0; j < count; j++) {
+            try {
+                parts[j].undo(user, api, taken[j]);
+            } catch (IllegalStateException retired) {
+                // Nothing to give back: the limiter and its state are being discarded.
+                continue;
+            }
+        }
+    }
+
+    /** Per-thread decisions for the parts of a composite, allocated once per thread (grown for a longer rule). */
+    private static final class Scratch {
+        private Decision[] decisions = new Decision[0];
+
+        Decision[] decisions(int n) {
+            if (decisions.length < n) {
+                Decision[] grown = new Decision[Math.max(n, 4)];
+                for (int i = 0; i < grown.length; i++) {
+                    grown[i] = i < decisions.length ? decisions[i] : new Decision();
+                }
+                decisions = grown;
+            }
+            return decisions;
+        }
     }
 
     /** Sets the rule of {@code user} (one limit). */
@@ -228,7 +298,37 @@ public final class RateLimiterService implements AutoCloseable {
 
     /** The limiter holding the state of {@code config} on {@code backend} (shadow rules have their own), or null. */
     public synchronized RateLimiter limiter(String backend, RateLimitConfig config, boolean shadow) {
-        return limiters.get(new LimiterKey(backend, config, shadow));
+        for (Map.Entry<LimiterKey, RateLimiter> e : limiters.entrySet()) {
+            LimiterKey k = e.getKey();
+            if (k.shadow == shadow && k.backend.equals(backend) && k.config.equals(config)) {
+                return e.getValue();
+            }
+        }
+        return null;
+    }
+
+    /** How many limiters the service has closed because no rule used them any more. */
+    public long retiredLimiters() {
+        return retired;
+    }
+
+    /** How many limiters the rules in force use. */
+    public synchronized int liveLimiters() {
+        return limiters.size();
+    }
+
+    /** Off-heap bytes held now by the limiters the rules in force use (see {@link RateLimiter#offHeapBytes()}). */
+    public synchronized long offHeapBytes() {
+        long sum = 0;
+        for (RateLimiter l : limiters.values()) {
+            sum += l.offHeapBytes();
+        }
+        return sum;
+    }
+
+    /** The off-heap budget given to the builder, or -1 for none. */
+    public long offHeapBudgetBytes() {
+        return offHeapBudget;
     }
 
     /** Closes every limiter. Must not race with calls in flight; calls after it throw. Idempotent. */
@@ -252,6 +352,7 @@ public final class RateLimiterService implements AutoCloseable {
 
     /** Builds and publishes the snapshot of {@code rules}, reusing limiters and unchanged rules' metrics. */
     private synchronized void install(RuleSet rules) {
+        checkBudget(rules);
         Snapshot old = snapshot;
         Resolved def = resolve("default", rules.defaultRule, old == null ? null : old.defaultRule);
         Map<String, Resolved> users = new HashMap<>();
@@ -266,8 +367,93 @@ public final class RateLimiterService implements AutoCloseable {
                     resolve("user=" + u + ",api=" + a, rule, before == null ? null : before.get(a))));
             pairs.put(u, resolved);
         });
+        Snapshot next = new Snapshot(rules, def, users, apis, pairs);
         // Volatile write: publishes the fully built snapshot; requests see all of it or none of it.
-        snapshot = new Snapshot(rules, def, users, apis, pairs);
+        snapshot = next;
+        retireUnused(next);
+    }
+
+    /** Closes every limiter the snapshot does not use; requests still on an older one retry (see {@link #allow}). */
+    private void retireUnused(Snapshot s) {
+        Set<RateLimiter> used = Collections.newSetFromMap(new IdentityHashMap<>());
+        s.forEach(r -> used.addAll(Arrays.asList(r.parts)));
+        for (Iterator<RateLimiter> it = limiters.values().iterator(); it.hasNext();) {
+            RateLimiter l = it.next();
+            if (!used.contains(l)) {
+                it.remove();
+                l.close();
+                retired++;
+            }
+        }
+    }
+
+    /**
+     * Rejects {@code rules} if the local limiters they use would hold more off-heap memory than the budget;
+     * computed from each table's size, before anything is allocated.
+     */
+    private void checkBudget(RuleSet rules) {
+        if (offHeapBudget < 0) {
+            return;
+        }
+        Map<LimiterKey, Long> planned = new HashMap<>();
+        String[] largest = {null};
+        long[] largestBytes = {-1};
+        rules.forEach((scope, rule) -> {
+            if (!isLocal(rule)) {
+                return;
+            }
+            for (RateLimitConfig config : rule.limits()) {
+                LimiterKey key = keyOf(rule, config);
+                if (!planned.containsKey(key)) {
+                    long bytes = localBuilder(config, key.maxKeys).offHeapBytes();
+                    planned.put(key, bytes);
+                    if (bytes > largestBytes[0]) {
+                        largestBytes[0] = bytes;
+                        largest[0] = scope + " " + rule;
+                    }
+                }
+            }
+        });
+        long total = 0;
+        for (long bytes : planned.values()) {
+            total += bytes;
+        }
+        if (total > offHeapBudget) {
+            throw new IllegalArgumentException("the rules' local limiters would hold " + mib(total)
+                    + " of off-heap tables, above offHeapBudgetBytes of " + mib(offHeapBudget) + "; the largest is "
+                    + largest[0] + " asking " + mib(largestBytes[0]) + " (lower its maxKeys or raise the budget)");
+        }
+    }
+
+    private static String mib(long bytes) {
+        return String.format(java.util.Locale.ROOT, "%.2f MiB", bytes / (double) MIB);
+    }
+
+    private boolean isLocal(Rule rule) {
+        return Rule.LOCAL.equals(rule.backend()) && !backends.containsKey(Rule.LOCAL);
+    }
+
+    private LimiterKey keyOf(Rule rule, RateLimitConfig config) {
+        int keys = -1;
+        if (isLocal(rule)) {
+            keys = rule.maxKeysOrDefault() > 0 ? rule.maxKeysOrDefault() : defaultMaxKeys(config);
+        }
+        return new LimiterKey(rule.backend(), config, rule.shadow(), keys);
+    }
+
+    private int defaultMaxKeys(RateLimitConfig config) {
+        if (maxKeysPerLimiter > 0) {
+            return maxKeysPerLimiter;
+        }
+        if (config.algorithm() == Algorithm.SLIDING_WINDOW_LOG) {
+            long fit = DEFAULT_LOG_BYTES_PER_LIMITER / (8 * config.limit());
+            return (int) Math.max(1024, Math.min(DEFAULT_MAX_KEYS_PER_LIMITER, fit));
+        }
+        return DEFAULT_MAX_KEYS_PER_LIMITER;
+    }
+
+    private RateLimiterBuilder localBuilder(RateLimitConfig config, int maxKeys) {
+        return RateLimiter.builder(config).clock(clock).fullTablePolicy(fullTablePolicy).maxKeys(maxKeys);
     }
 
     private Resolved resolve(String scope, Rule rule, Resolved previous) {
@@ -275,7 +461,7 @@ public final class RateLimiterService implements AutoCloseable {
             return previous;
         }
         Function<RateLimitConfig, RateLimiter> factory = backends.get(rule.backend());
-        if (factory == null) {
+        if (factory == null && !isLocal(rule)) {
             throw new IllegalArgumentException("rule " + rule + " names backend '" + rule.backend()
                     + "', which is not registered; registered: " + backends.keySet());
         }
@@ -283,8 +469,8 @@ public final class RateLimiterService implements AutoCloseable {
         RateLimiter[] parts = new RateLimiter[limits.size()];
         for (int i = 0; i < parts.length; i++) {
             RateLimitConfig config = limits.get(i);
-            parts[i] = limiters.computeIfAbsent(new LimiterKey(rule.backend(), config, rule.shadow()),
-                    k -> factory.apply(config));
+            parts[i] = limiters.computeIfAbsent(keyOf(rule, config),
+                    k -> factory == null ? localBuilder(config, k.maxKeys).build() : factory.apply(config));
         }
         return new Resolved(rule, parts, new RuleMetrics(scope, rule, List.of(parts)));
     }
@@ -305,6 +491,13 @@ public final class RateLimiterService implements AutoCloseable {
             this.apis = apis;
             this.userApis = userApis;
         }
+
+        void forEach(java.util.function.Consumer<Resolved> action) {
+            action.accept(defaultRule);
+            users.values().forEach(action);
+            apis.values().forEach(action);
+            userApis.values().forEach(m -> m.values().forEach(action));
+        }
     }
 
     private static final class Resolved {
@@ -323,11 +516,14 @@ public final class RateLimiterService implements AutoCloseable {
         final String backend;
         final RateLimitConfig config;
         final boolean shadow;
+        /** Keys of a local limiter's table; -1 for another backend. */
+        final int maxKeys;
 
-        LimiterKey(String backend, RateLimitConfig config, boolean shadow) {
+        LimiterKey(String backend, RateLimitConfig config, boolean shadow, int maxKeys) {
             this.backend = backend;
             this.config = config;
             this.shadow = shadow;
+            this.maxKeys = maxKeys;
         }
 
         @Override
@@ -336,12 +532,12 @@ public final class RateLimiterService implements AutoCloseable {
                 return false;
             }
             LimiterKey k = (LimiterKey) o;
-            return shadow == k.shadow && backend.equals(k.backend) && config.equals(k.config);
+            return shadow == k.shadow && maxKeys == k.maxKeys && backend.equals(k.backend) && config.equals(k.config);
         }
 
         @Override
         public int hashCode() {
-            return Objects.hash(backend, config, shadow);
+            return Objects.hash(backend, config, shadow, maxKeys);
         }
     }
 
@@ -351,6 +547,7 @@ public final class RateLimiterService implements AutoCloseable {
         private RuleSet rules;
         private int maxKeysPerLimiter = -1;
         private FullTablePolicy fullTablePolicy = FullTablePolicy.DENY;
+        private long offHeapBudget = -1;
         private final Map<String, Function<RateLimitConfig, RateLimiter>> backends = new HashMap<>();
 
         private Builder() {
@@ -374,13 +571,31 @@ public final class RateLimiterService implements AutoCloseable {
             return this;
         }
 
-        /** Capacity of each local limiter (see {@link RateLimiterBuilder#maxKeys}). */
+        /**
+         * Capacity of each local limiter whose rule sets none with {@link Rule#maxKeys} (see
+         * {@link RateLimiterBuilder#maxKeys}); default {@value RateLimiterService#DEFAULT_MAX_KEYS_PER_LIMITER}.
+         */
         public Builder maxKeysPerLimiter(int maxKeys) {
             if (maxKeys < 1 || maxKeys > RateLimiterBuilder.MAX_KEYS) {
                 throw new IllegalArgumentException("maxKeysPerLimiter must be in [1, " + RateLimiterBuilder.MAX_KEYS
                         + "], was " + maxKeys);
             }
             this.maxKeysPerLimiter = maxKeys;
+            return this;
+        }
+
+        /**
+         * The most off-heap memory the local limiters of the rules in force may hold together, at least 1 MiB: a
+         * configuration above it fails when it is made (at {@link #build}, {@code configure*} or
+         * {@code replaceRules}) and leaves the rules in force serving. Closed limiters whose memory is not yet
+         * returned are not counted.
+         */
+        public Builder offHeapBudgetBytes(long bytes) {
+            if (bytes < MIB) {
+                throw new IllegalArgumentException("offHeapBudgetBytes must be at least 1 MiB (1048576 bytes), was "
+                        + bytes + " bytes");
+            }
+            this.offHeapBudget = bytes;
             return this;
         }
 

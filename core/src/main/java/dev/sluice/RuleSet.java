@@ -72,6 +72,14 @@ public final class RuleSet {
         return userApis;
     }
 
+    /** Calls {@code action} with each rule's scope ({@code default}, {@code user=NAME}, ...) and the rule. */
+    public void forEach(java.util.function.BiConsumer<String, Rule> action) {
+        action.accept("default", defaultRule);
+        users.forEach((u, r) -> action.accept("user=" + u, r));
+        apis.forEach((a, r) -> action.accept("api=" + a, r));
+        userApis.forEach((u, m) -> m.forEach((a, r) -> action.accept("user=" + u + ",api=" + a, r)));
+    }
+
     @Override
     public boolean equals(Object o) {
         if (!(o instanceof RuleSet)) {

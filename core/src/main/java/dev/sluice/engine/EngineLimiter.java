@@ -335,6 +335,7 @@ abstract class EngineLimiter implements RateLimiter {
     }
 
     /** Off-heap bytes held by this limiter's tables. */
+    @Override
     public final long offHeapBytes() {
         KeyTable a = longKeys;
         KeyTable b = stringKeys;

@@ -103,33 +103,14 @@ public final class KeyTable {
         this.stateOffset = slotBytes - 8;
         this.ringBytes = ringWords * 8;
         this.seed = ThreadLocalRandom.current().nextLong();
-        int stripeCount = ringWords > 0 ? ringStripeCount(capacity, ringWords, lifecycle.maxRingsPerStripe())
-                : Integer.highestOneBit(Math.max(1, Math.min(64, capacity / 4096)));
+        Geometry g = new Geometry(stringKeys, capacity, ringWords, lifecycle.maxRingsPerStripe());
+        int stripeCount = g.stripeCount;
         this.stripeMask = stripeCount - 1;
-        int perStripe = (capacity + stripeCount - 1) / stripeCount;
-        long slots;
-        if (stringKeys) {
-            slots = ((long) perStripe * 4 + 2) / 3;
-        } else if (ringWords > 0) {
-            slots = ((long) perStripe * 3 + 1) / 2; // the ring dominates a key's bytes: 1.5 slots are room enough
-        } else {
-            slots = (long) perStripe * 2;
-        }
-        this.slotsPerStripe = (int) Math.max(4, slots);
-        int sevenEighths = slotsPerStripe - Math.max(1, slotsPerStripe / 8);
-        if (ringWords > 0) {
-            this.ringsPerStripe = Math.min(sevenEighths, stripeCount == 1 ? perStripe : perStripe + perStripe / 20 + 8);
-            this.liveLimit = ringsPerStripe;
-        } else {
-            this.ringsPerStripe = 0;
-            this.liveLimit = sevenEighths;
-        }
+        this.slotsPerStripe = g.slotsPerStripe;
+        this.ringsPerStripe = g.ringsPerStripe;
+        this.liveLimit = g.liveLimit;
         long slotArea = (long) (slotsPerStripe + 2) * slotBytes;
-        long stripeBytes = slotArea + (long) (ringsPerStripe + 2) * ringBytes;
-        if (stripeBytes > MAX_STRIPE_BYTES) {
-            throw new IllegalArgumentException("maxKeys too large for this limit: " + stripeBytes
-                    + " bytes per stripe, at most " + MAX_STRIPE_BYTES);
-        }
+        long stripeBytes = g.stripeBytes;
         this.ringsOffset = (int) slotArea;
         this.memory = new OffHeapMemory[stripeCount];
         this.stripes = new Stripe[stripeCount];
@@ -159,6 +140,56 @@ public final class KeyTable {
             stripes <<= 1;
         }
         return stripes;
+    }
+
+    /**
+     * The off-heap bytes a table of this shape allocates, computed before allocating anything: the same sizing the
+     * constructor uses.
+     *
+     * @throws IllegalArgumentException if one stripe would exceed 1 GiB
+     */
+    public static long offHeapBytes(boolean stringKeys, int capacity, int ringWords, long maxRingsPerStripe) {
+        Geometry g = new Geometry(stringKeys, capacity, ringWords, maxRingsPerStripe);
+        return g.stripeBytes * g.stripeCount;
+    }
+
+    /** How a capacity is laid out in stripes, slots and rings. */
+    private static final class Geometry {
+        final int stripeCount;
+        final int slotsPerStripe;
+        final int ringsPerStripe;
+        final int liveLimit;
+        final long stripeBytes;
+
+        Geometry(boolean stringKeys, int capacity, int ringWords, long maxRingsPerStripe) {
+            stripeCount = ringWords > 0 ? ringStripeCount(capacity, ringWords, maxRingsPerStripe)
+                    : Integer.highestOneBit(Math.max(1, Math.min(64, capacity / 4096)));
+            int perStripe = (capacity + stripeCount - 1) / stripeCount;
+            long slots;
+            if (stringKeys) {
+                slots = ((long) perStripe * 4 + 2) / 3;
+            } else if (ringWords > 0) {
+                slots = ((long) perStripe * 3 + 1) / 2; // the ring dominates a key's bytes: 1.5 slots are room enough
+            } else {
+                slots = (long) perStripe * 2;
+            }
+            slotsPerStripe = (int) Math.max(4, slots);
+            int sevenEighths = slotsPerStripe - Math.max(1, slotsPerStripe / 8);
+            if (ringWords > 0) {
+                ringsPerStripe = Math.min(sevenEighths,
+                        stripeCount == 1 ? perStripe : perStripe + perStripe / 20 + 8);
+                liveLimit = ringsPerStripe;
+            } else {
+                ringsPerStripe = 0;
+                liveLimit = sevenEighths;
+            }
+            int slotBytes = stringKeys ? 24 : 16;
+            stripeBytes = (long) (slotsPerStripe + 2) * slotBytes + (long) (ringsPerStripe + 2) * ringWords * 8L;
+            if (stripeBytes > MAX_STRIPE_BYTES) {
+                throw new IllegalArgumentException("maxKeys too large for this limit: " + stripeBytes
+                        + " bytes per stripe, at most " + MAX_STRIPE_BYTES);
+            }
+        }
     }
 
     /** The table's hashing seed, drawn at random for each table. */
