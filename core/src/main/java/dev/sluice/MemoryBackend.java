@@ -3,10 +3,17 @@ package dev.sluice;
 /** How the off-heap state tables reach their memory. Every backend gives the same results; only speed differs. */
 public enum MemoryBackend {
     /**
-     * The fastest backend this JVM allows without a warning: {@link #UNSAFE} up to JDK 23, else {@link #AGRONA} when
-     * its flag is given, else {@link #VAR_HANDLE}. Never fails.
+     * The fastest backend this JVM allows without a flag or a warning: {@link #FFM} from JDK 22, {@link #UNSAFE}
+     * before, else {@link #VAR_HANDLE}. Never fails, and never loads a class that uses {@code sun.misc.Unsafe} on a
+     * JDK where it warns.
      */
     AUTO,
+    /**
+     * The Foreign Function &amp; Memory API: a native {@code MemorySegment} of an automatic arena with the
+     * {@code JAVA_LONG} layout's {@code VarHandle}. JDK 22 and later (the jar's multi-release layer); asking for it on
+     * an older JDK fails at build time with a clear {@code IllegalStateException}.
+     */
+    FFM,
     /** {@code MethodHandles.byteBufferViewVarHandle} over direct {@code ByteBuffer}s: needs no JVM flag. */
     VAR_HANDLE,
     /**

@@ -1,5 +1,7 @@
 package dev.sluice;
 
+import java.util.Optional;
+
 /**
  * Decides, per key, whether a request for some permits may pass now. One instance enforces one
  * {@link RateLimitConfig} for any number of keys; every key has its own state.
@@ -166,4 +168,12 @@ public interface RateLimiter extends AutoCloseable {
      */
     @Override
     void close();
+
+    /**
+     * The memory backend holding this limiter's state ({@link MemoryBackend#AUTO} resolved to the one chosen), or
+     * empty for a limiter whose state is not in this process's off-heap tables (the reference, a Redis limiter).
+     */
+    default Optional<MemoryBackend> memoryBackend() {
+        return Optional.empty();
+    }
 }

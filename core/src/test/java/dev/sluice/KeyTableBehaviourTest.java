@@ -147,14 +147,21 @@ class KeyTableBehaviourTest {
     }
 
     @Test
-    void autoPicksUnsafeUpToJdk23AndEveryBackendThisJvmAllowsWorks() {
+    void autoPicksFfmFromJdk22AndUnsafeBeforeAndEveryBackendThisJvmAllowsWorks() {
         MemoryBackend auto = MemoryFactory.of(MemoryBackend.AUTO).backend();
-        if (Runtime.version().feature() < 24) {
+        if (Runtime.version().feature() < 22) {
             assertEquals(MemoryBackend.UNSAFE, auto, "no-flag JDK 17 must get the fastest backend");
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> RateLimiter.builder(
+                    RateLimitConfig.of(Algorithm.TOKEN_BUCKET, 2, Duration.ofSeconds(1))).memory(MemoryBackend.FFM)
+                    .build());
+            assertTrue(e.getMessage().contains("JDK 22"), e.getMessage());
         } else {
-            assertNotEquals(MemoryBackend.UNSAFE, auto, "JDK 24+ warns on sun.misc.Unsafe memory access");
+            assertEquals(MemoryBackend.FFM, auto, "JDK 22+ has the FFM API, and JDK 24+ warns on sun.misc.Unsafe");
         }
         for (MemoryBackend backend : MemoryBackend.values()) {
+            if (backend == MemoryBackend.FFM && !MemoryFactory.ffmUsable()) {
+                continue;
+            }
             if (backend == MemoryBackend.AGRONA && !MemoryFactory.agronaUsable()) {
                 IllegalStateException e = assertThrows(IllegalStateException.class, () -> RateLimiter.builder(
                         RateLimitConfig.of(Algorithm.TOKEN_BUCKET, 2, Duration.ofSeconds(1))).memory(backend).build());
@@ -163,6 +170,7 @@ class KeyTableBehaviourTest {
             }
             try (RateLimiter limiter = RateLimiter.builder(RateLimitConfig.of(Algorithm.TOKEN_BUCKET, 2,
                     Duration.ofSeconds(1))).clock(clock).maxKeys(16).memory(backend).build()) {
+                assertEquals(backend == MemoryBackend.AUTO ? auto : backend, limiter.memoryBackend().orElseThrow());
                 assertEquals("YYN", LimiterTestSupport.take(limiter, 1, 3), backend.name());
                 assertEquals("YYN", "" + yn(limiter.tryAcquire("one")) + yn(limiter.tryAcquire("one"))
                         + yn(limiter.tryAcquire("one")), backend.name());

@@ -3,6 +3,7 @@ package dev.sluice.engine;
 import dev.sluice.Clock;
 import dev.sluice.Decision;
 import dev.sluice.FullTablePolicy;
+import dev.sluice.MemoryBackend;
 import dev.sluice.RateLimitConfig;
 import dev.sluice.RateLimiter;
 import dev.sluice.table.KeyHashing;
@@ -11,6 +12,7 @@ import dev.sluice.table.MemoryFactory;
 import dev.sluice.table.OffHeapMemory;
 import dev.sluice.table.SlotLifecycle;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -342,9 +344,9 @@ abstract class EngineLimiter implements RateLimiter {
         return (a == null ? 0 : a.offHeapBytes()) + (b == null ? 0 : b.offHeapBytes());
     }
 
-    /** The memory backend in use (AUTO resolved). */
-    public final dev.sluice.MemoryBackend memoryBackend() {
-        return memory.backend();
+    @Override
+    public final Optional<MemoryBackend> memoryBackend() {
+        return Optional.of(memory.backend());
     }
 
     /**

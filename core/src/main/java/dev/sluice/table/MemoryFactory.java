@@ -1,14 +1,23 @@
 package dev.sluice.table;
 
 import dev.sluice.MemoryBackend;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 
-/** Makes the memory of a table's stripes with the backend asked for, and tells which backends this JVM allows. */
+/**
+ * Makes the memory of a table's stripes with the backend asked for, and tells which backends this JVM allows.
+ *
+ * <p>Each backend is probed on first need, in a holder class of its own, so asking for one never initialises a
+ * class that touches another: on a JDK where {@code sun.misc.Unsafe}'s memory access warns, AUTO never loads
+ * {@link UnsafeMemory}.
+ */
 public final class MemoryFactory {
 
     /** The first JDK that warns when sun.misc.Unsafe's memory access is used (JEP 498). */
     private static final int UNSAFE_WARNS_FROM = 24;
-    private static final boolean AGRONA_USABLE = probe(MemoryBackend.AGRONA);
-    private static final boolean UNSAFE_USABLE = probe(MemoryBackend.UNSAFE);
+    /** The first JDK with the final Foreign Function &amp; Memory API (JEP 454). */
+    private static final int FFM_FROM = 22;
 
     private final MemoryBackend backend;
 
@@ -21,14 +30,20 @@ public final class MemoryFactory {
         switch (requested) {
             case AUTO:
                 return new MemoryFactory(autoChoice());
+            case FFM:
+                if (!ffmUsable()) {
+                    throw new IllegalStateException("memory FFM needs JDK " + FFM_FROM + " or later (this is JDK "
+                            + Runtime.version().feature() + "); use VAR_HANDLE or AUTO");
+                }
+                return new MemoryFactory(MemoryBackend.FFM);
             case AGRONA:
-                if (!AGRONA_USABLE) {
-                    throw new IllegalStateException("memory AGRONA needs the JVM flag "
+                if (!agronaUsable()) {
+                    throw new IllegalStateException("memory AGRONA needs Agrona on the class path and the JVM flag "
                             + "--add-exports java.base/jdk.internal.misc=ALL-UNNAMED; use VAR_HANDLE or AUTO");
                 }
                 return new MemoryFactory(MemoryBackend.AGRONA);
             case UNSAFE:
-                if (!UNSAFE_USABLE) {
+                if (!unsafeUsable()) {
                     throw new IllegalStateException("memory UNSAFE needs sun.misc.Unsafe (module jdk.unsupported), "
                             + "which this JVM does not offer; use VAR_HANDLE or AUTO");
                 }
@@ -40,21 +55,30 @@ public final class MemoryFactory {
         }
     }
 
+    /** FFM from JDK 22, else UNSAFE (it does not warn before JDK 24), else VAR_HANDLE: never a flag, never a warning. */
     private static MemoryBackend autoChoice() {
-        if (UNSAFE_USABLE && Runtime.version().feature() < UNSAFE_WARNS_FROM) {
+        if (ffmUsable()) {
+            return MemoryBackend.FFM;
+        }
+        if (Runtime.version().feature() < UNSAFE_WARNS_FROM && unsafeUsable()) {
             return MemoryBackend.UNSAFE;
         }
-        return AGRONA_USABLE ? MemoryBackend.AGRONA : MemoryBackend.VAR_HANDLE;
+        return MemoryBackend.VAR_HANDLE;
+    }
+
+    /** Whether the FFM backend is present (the multi-release jar's JDK 22 classes) and works on this JVM. */
+    public static boolean ffmUsable() {
+        return Runtime.version().feature() >= FFM_FROM && Ffm.USABLE;
     }
 
     /** Whether Agrona's {@code UnsafeBuffer} works on this JVM. */
     public static boolean agronaUsable() {
-        return AGRONA_USABLE;
+        return Agrona.USABLE;
     }
 
     /** Whether {@code sun.misc.Unsafe}'s memory access works on this JVM. */
     public static boolean unsafeUsable() {
-        return UNSAFE_USABLE;
+        return Unsafe.USABLE;
     }
 
     /** The backend this factory uses (never AUTO). */
@@ -63,11 +87,9 @@ public final class MemoryFactory {
     }
 
     OffHeapMemory allocate(int sizeBytes) {
-        return allocate(backend, sizeBytes);
-    }
-
-    private static OffHeapMemory allocate(MemoryBackend backend, int sizeBytes) {
         switch (backend) {
+            case FFM:
+                return Ffm.allocate(sizeBytes);
             case AGRONA:
                 return new AgronaMemory(sizeBytes);
             case UNSAFE:
@@ -77,17 +99,78 @@ public final class MemoryFactory {
         }
     }
 
-    private static boolean probe(MemoryBackend backend) {
-        try {
-            OffHeapMemory probe = allocate(backend, 64);
-            boolean ok = probe.compareAndSetLong(8, 0L, 1L) && probe.getLongVolatile(8) == 1L
-                    && probe.getLongPlain(0) == 0L;
-            probe.free();
-            return ok;
-        } catch (LinkageError | RuntimeException e) {
-            // Agrona 2.x throws IllegalAccessError (a LinkageError) when jdk.internal.misc is not exported to it;
-            // UnsafeMemory throws IllegalStateException where sun.misc.Unsafe is missing.
-            return false;
+    private static boolean works(OffHeapMemory probe) {
+        boolean ok = probe.compareAndSetLong(8, 0L, 1L) && probe.getLongVolatile(8) == 1L && probe.getLongPlain(0) == 0L;
+        probe.free();
+        return ok;
+    }
+
+    /** Probed on first use of the UNSAFE backend only. */
+    private static final class Unsafe {
+        static final boolean USABLE = probe();
+
+        private static boolean probe() {
+            try {
+                return works(new UnsafeMemory(64));
+            } catch (LinkageError | RuntimeException e) {
+                // UnsafeMemory throws IllegalStateException where sun.misc.Unsafe is missing.
+                return false;
+            }
+        }
+    }
+
+    /** Probed on first use of the AGRONA backend only. */
+    private static final class Agrona {
+        static final boolean USABLE = probe();
+
+        private static boolean probe() {
+            try {
+                return works(new AgronaMemory(64));
+            } catch (LinkageError | RuntimeException e) {
+                // Agrona 2.x throws IllegalAccessError (a LinkageError) when jdk.internal.misc is not exported to it;
+                // NoClassDefFoundError when Agrona (an optional dependency) is absent.
+                return false;
+            }
+        }
+    }
+
+    /**
+     * The FFM backend's class exists only in the multi-release jar's JDK 22 layer, so it is reached by name: on an
+     * older JDK, or a build made without that layer, it is simply absent.
+     */
+    private static final class Ffm {
+        private static final MethodHandle CREATE = find();
+        static final boolean USABLE = CREATE != null && probe();
+
+        private static MethodHandle find() {
+            if (Runtime.version().feature() < FFM_FROM) {
+                return null;
+            }
+            try {
+                Class<?> type = Class.forName("dev.sluice.table.FfmMemory");
+                return MethodHandles.lookup().findConstructor(type, MethodType.methodType(void.class, int.class))
+                        .asType(MethodType.methodType(OffHeapMemory.class, int.class));
+            } catch (ReflectiveOperationException | LinkageError e) {
+                return null;
+            }
+        }
+
+        private static boolean probe() {
+            try {
+                return works(allocate(64));
+            } catch (RuntimeException | LinkageError e) {
+                return false;
+            }
+        }
+
+        static OffHeapMemory allocate(int sizeBytes) {
+            try {
+                return (OffHeapMemory) CREATE.invokeExact(sizeBytes);
+            } catch (RuntimeException | Error e) {
+                throw e;
+            } catch (Throwable e) {
+                throw new IllegalStateException("FFM memory could not be allocated", e);
+            }
         }
     }
 }
