@@ -133,9 +133,9 @@ class ServiceLifecycleTest {
 
     @Test
     void tenThousandEditsUnderTrafficEndWithTheLimitersTheRulesUse() throws InterruptedException {
-        // The reference limiter is safe to close under traffic; the lock-free engine is too once its close is.
+        long before = OffHeap.reservedBytes();
         try (RateLimiterService service = RateLimiterService.builder().clock(clock).defaultConfig(TWO_PER_SECOND)
-                .backend(Rule.LOCAL, c -> new ReferenceRateLimiter(c, clock)).build()) {
+                .maxKeysPerLimiter(1024).build()) {
             AtomicBoolean stop = new AtomicBoolean();
             AtomicReference<Throwable> failure = new AtomicReference<>();
             List<Thread> threads = new ArrayList<>();
@@ -164,6 +164,15 @@ class ServiceLifecycleTest {
             assertNull(failure.get());
             assertEquals(9_999, service.retiredLimiters());
             assertEquals(2, service.liveLimiters());
+            // Retired tables return once collected: what stays is what the two live limiters hold.
+            long live = service.offHeapBytes();
+            long deadline = System.nanoTime() + 20_000_000_000L;
+            while (OffHeap.reservedBytes() - before > live && System.nanoTime() - deadline < 0) {
+                System.gc();
+                Thread.sleep(20);
+            }
+            assertTrue(OffHeap.reservedBytes() - before <= live,
+                    "off-heap after 10,000 edits: " + (OffHeap.reservedBytes() - before) + " B, live limiters " + live);
         }
     }
 

@@ -12,7 +12,8 @@ import java.lang.invoke.VarHandle;
  *
  * <p>The segment belongs to an automatic arena: the GC frees it once this object (and so the segment) is
  * unreachable. A call still holding the memory keeps it alive, so a table dropped while calls are in flight is
- * never freed under them; {@link #free()} only drops the reference.
+ * never freed under them, and {@link #free()} cannot return it sooner. The ledger counts the bytes until the segment
+ * is collected.
  */
 final class FfmMemory implements OffHeapMemory {
 
@@ -24,8 +25,11 @@ final class FfmMemory implements OffHeapMemory {
 
     FfmMemory(int sizeBytes) {
         // Arena.allocate zeroes the memory; 8-byte alignment matches the layout's.
-        this.segment = Arena.ofAuto().allocate(sizeBytes, Long.BYTES);
+        MemorySegment s = Arena.ofAuto().allocate(sizeBytes, Long.BYTES);
+        this.segment = s;
         this.sizeBytes = sizeBytes;
+        // Counted until the segment is unreachable; the arena frees it then, so the ledger's action has nothing to do.
+        NativeMemoryLedger.reserve(s, sizeBytes, () -> { });
     }
 
     @Override
@@ -70,6 +74,6 @@ final class FfmMemory implements OffHeapMemory {
 
     @Override
     public void free() {
-        // The automatic arena frees the segment when it becomes unreachable.
+        // The automatic arena frees the segment, and the ledger uncounts it, only when it becomes unreachable.
     }
 }
