@@ -4,6 +4,7 @@ import dev.sluice.Clock;
 import dev.sluice.Decision;
 import dev.sluice.RateLimitConfig;
 import dev.sluice.RateLimiter;
+import java.nio.ByteBuffer;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -81,6 +82,22 @@ public final class ReferenceRateLimiter implements RateLimiter {
         check(permits);
         Objects.requireNonNull(decision, "decision must not be null");
         return state(stringKey(key)).acquire(time, nowNanos, permits, decision);
+    }
+
+    /** The key is the String those bytes spell in UTF-8, see {@link RateLimiter}; the bytes are copied. */
+    @Override
+    public boolean tryAcquire(byte[] key, int offset, int length, long permits, long nowNanos, Decision decision) {
+        check(permits);
+        Objects.checkFromIndexSize(offset, length, Objects.requireNonNull(key, "key must not be null").length);
+        return state(WireKey.of(key, offset, length)).acquire(time, nowNanos, permits, decision);
+    }
+
+    @Override
+    public boolean tryAcquire(ByteBuffer key, long permits, long nowNanos, Decision decision) {
+        ByteBuffer range = Objects.requireNonNull(key, "key must not be null").duplicate();
+        byte[] bytes = new byte[range.remaining()];
+        range.get(bytes);
+        return tryAcquire(bytes, 0, bytes.length, permits, nowNanos, decision);
     }
 
     @Override
