@@ -10,7 +10,9 @@ import dev.sluice.table.KeyHashing;
 import dev.sluice.table.KeyTable;
 import dev.sluice.table.MemoryFactory;
 import dev.sluice.table.OffHeapMemory;
+import dev.sluice.table.SipHasher;
 import dev.sluice.table.SlotLifecycle;
+import java.nio.ByteBuffer;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.LongAdder;
@@ -121,46 +123,70 @@ abstract class EngineLimiter implements RateLimiter {
             Decision decision) {
         checkPermits(permits);
         KeyTable table = stringTable();
-        long seed = table.seed();
-        long keyword = pairHigh(first, second, seed);
-        long check = KeyHashing.combine(KeyHashing.fingerprintLow(first, seed), KeyHashing.fingerprintLow(second, seed));
+        SipHasher h = pairHash(table, first, second);
         if (decision != null) {
             decision.request(permits, nowNanos);
         }
-        return acquire(table, keyword, check, permits, time.callerElapsed(nowNanos), decision);
+        return acquire(table, KeyHashing.keyword(h), h.second(), permits, time.callerElapsed(nowNanos), decision);
+    }
+
+    @Override
+    public final boolean tryAcquire(byte[] key, int offset, int length, long permits, long nowNanos,
+            Decision decision) {
+        checkPermits(permits);
+        Objects.checkFromIndexSize(offset, length, Objects.requireNonNull(key, "key must not be null").length);
+        KeyTable table = stringTable();
+        SipHasher h = table.hashing().stringKey();
+        h.putBytes(key, offset, length);
+        h.finish();
+        if (decision != null) {
+            decision.request(permits, nowNanos);
+        }
+        return acquire(table, KeyHashing.keyword(h), h.second(), permits, time.callerElapsed(nowNanos), decision);
+    }
+
+    @Override
+    public final boolean tryAcquire(ByteBuffer key, long permits, long nowNanos, Decision decision) {
+        checkPermits(permits);
+        Objects.requireNonNull(key, "key must not be null");
+        KeyTable table = stringTable();
+        SipHasher h = table.hashing().stringKey();
+        h.putBytes(key, key.position(), key.limit());
+        h.finish();
+        if (decision != null) {
+            decision.request(permits, nowNanos);
+        }
+        return acquire(table, KeyHashing.keyword(h), h.second(), permits, time.callerElapsed(nowNanos), decision);
     }
 
     @Override
     public final void release(long key, long permits, long nowNanos) {
         checkPermits(permits);
         KeyTable table = longTable();
-        giveBack(table, KeyHashing.mixLong(key, table.seed()), 0, permits, time.callerElapsed(nowNanos));
+        giveBack(table, table.hashing().mixLong(key), 0, permits, time.callerElapsed(nowNanos));
     }
 
     @Override
     public final void release(CharSequence key, long permits, long nowNanos) {
         checkPermits(permits);
-        Objects.requireNonNull(key, "key must not be null");
         KeyTable table = stringTable();
-        long seed = table.seed();
-        giveBack(table, KeyHashing.fingerprintHigh(key, seed), KeyHashing.fingerprintLow(key, seed), permits,
-                time.callerElapsed(nowNanos));
+        SipHasher h = stringHash(table, key);
+        giveBack(table, KeyHashing.keyword(h), h.second(), permits, time.callerElapsed(nowNanos));
     }
 
     @Override
     public final void release(CharSequence first, CharSequence second, long permits, long nowNanos) {
         checkPermits(permits);
         KeyTable table = stringTable();
-        long seed = table.seed();
-        long check = KeyHashing.combine(KeyHashing.fingerprintLow(first, seed), KeyHashing.fingerprintLow(second, seed));
-        giveBack(table, pairHigh(first, second, seed), check, permits, time.callerElapsed(nowNanos));
+        SipHasher h = pairHash(table, first, second);
+        giveBack(table, KeyHashing.keyword(h), h.second(), permits, time.callerElapsed(nowNanos));
     }
 
     @Override
     public final void undo(long key, Decision admitted) {
         if (undoable(admitted)) {
             KeyTable table = longTable();
-            takeBack(table, KeyHashing.mixLong(key, table.seed()), 0, admitted);
+            takeBack(table, table.hashing().mixLong(key), 0, admitted);
         }
     }
 
@@ -169,20 +195,17 @@ abstract class EngineLimiter implements RateLimiter {
         Objects.requireNonNull(key, "key must not be null");
         if (undoable(admitted)) {
             KeyTable table = stringTable();
-            long seed = table.seed();
-            takeBack(table, KeyHashing.fingerprintHigh(key, seed), KeyHashing.fingerprintLow(key, seed), admitted);
+            SipHasher h = stringHash(table, key);
+            takeBack(table, KeyHashing.keyword(h), h.second(), admitted);
         }
     }
 
     @Override
     public final void undo(CharSequence first, CharSequence second, Decision admitted) {
         KeyTable table = stringTable();
-        long seed = table.seed();
-        long keyword = pairHigh(first, second, seed);
+        SipHasher h = pairHash(table, first, second);
         if (undoable(admitted)) {
-            long check = KeyHashing.combine(KeyHashing.fingerprintLow(first, seed),
-                    KeyHashing.fingerprintLow(second, seed));
-            takeBack(table, keyword, check, admitted);
+            takeBack(table, KeyHashing.keyword(h), h.second(), admitted);
         }
     }
 
@@ -206,28 +229,39 @@ abstract class EngineLimiter implements RateLimiter {
         }
     }
 
-    private static long pairHigh(CharSequence first, CharSequence second, long seed) {
+    /** A string key's hash, finished (see {@link KeyHashing} for the encoding). */
+    private static SipHasher stringHash(KeyTable table, CharSequence key) {
+        Objects.requireNonNull(key, "key must not be null");
+        SipHasher h = table.hashing().stringKey();
+        h.putUtf8(key);
+        h.finish();
+        return h;
+    }
+
+    /** A two-part key's hash, finished: the first part's length, then both parts, with no string joined. */
+    private static SipHasher pairHash(KeyTable table, CharSequence first, CharSequence second) {
         Objects.requireNonNull(first, "first key part must not be null");
         Objects.requireNonNull(second, "second key part must not be null");
-        long k = KeyHashing.combine(KeyHashing.fingerprintHigh(first, seed), KeyHashing.fingerprintHigh(second, seed));
-        return k == 0 || k == 1 ? 2 : k;
+        SipHasher h = table.hashing().pairKey();
+        h.putInt(first.length());
+        h.putUtf8(first);
+        h.putUtf8(second);
+        h.finish();
+        return h;
     }
 
     private boolean acquireLong(long key, long permits, boolean ownClock, long nowNanos, Decision d) {
         checkPermits(permits);
         KeyTable table = longTable();
-        long keyword = KeyHashing.mixLong(key, table.seed());
+        long keyword = table.hashing().mixLong(key);
         return acquire(table, keyword, 0, permits, elapsed(ownClock, nowNanos), d);
     }
 
     private boolean acquireString(CharSequence key, long permits, boolean ownClock, long nowNanos, Decision d) {
         checkPermits(permits);
-        Objects.requireNonNull(key, "key must not be null");
         KeyTable table = stringTable();
-        long seed = table.seed();
-        long keyword = KeyHashing.fingerprintHigh(key, seed);
-        long check = KeyHashing.fingerprintLow(key, seed);
-        return acquire(table, keyword, check, permits, elapsed(ownClock, nowNanos), d);
+        SipHasher h = stringHash(table, key);
+        return acquire(table, KeyHashing.keyword(h), h.second(), permits, elapsed(ownClock, nowNanos), d);
     }
 
     /**

@@ -4,6 +4,7 @@ import dev.sluice.Clock;
 import dev.sluice.Decision;
 import dev.sluice.RateLimitConfig;
 import dev.sluice.RateLimiter;
+import java.nio.ByteBuffer;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -80,13 +81,31 @@ public final class ReferenceRateLimiter implements RateLimiter {
     @Override
     public boolean tryAcquire(long key, long permits, long nowNanos, Decision decision) {
         check(permits);
+        Objects.requireNonNull(decision, "decision must not be null");
         return decide(Long.valueOf(key), permits, nowNanos, decision);
     }
 
     @Override
     public boolean tryAcquire(CharSequence key, long permits, long nowNanos, Decision decision) {
         check(permits);
+        Objects.requireNonNull(decision, "decision must not be null");
         return decide(stringKey(key), permits, nowNanos, decision);
+    }
+
+    /** The key is the String those bytes spell in UTF-8, see {@link RateLimiter}; the bytes are copied. */
+    @Override
+    public boolean tryAcquire(byte[] key, int offset, int length, long permits, long nowNanos, Decision decision) {
+        check(permits);
+        Objects.checkFromIndexSize(offset, length, Objects.requireNonNull(key, "key must not be null").length);
+        return decide(WireKey.of(key, offset, length), permits, nowNanos, decision);
+    }
+
+    @Override
+    public boolean tryAcquire(ByteBuffer key, long permits, long nowNanos, Decision decision) {
+        ByteBuffer range = Objects.requireNonNull(key, "key must not be null").duplicate();
+        byte[] bytes = new byte[range.remaining()];
+        range.get(bytes);
+        return tryAcquire(bytes, 0, bytes.length, permits, nowNanos, decision);
     }
 
     @Override
@@ -116,9 +135,12 @@ public final class ReferenceRateLimiter implements RateLimiter {
         takeBack(RateLimiter.pairKey(first, second), admitted);
     }
 
-    /** Decides, naming the admission in {@code decision} so that it can be undone. */
+    /** Decides, naming the admission in {@code decision} (if any) so that it can be undone. */
     private boolean decide(Object key, long permits, long nowNanos, Decision decision) {
-        Objects.requireNonNull(decision, "decision must not be null").request(permits, nowNanos);
+        if (decision == null) {
+            return acquire(key, nowNanos, permits, 0, null);
+        }
+        decision.request(permits, nowNanos);
         long admission = admissions.incrementAndGet();
         boolean admitted = acquire(key, nowNanos, permits, admission, decision);
         decision.undoWith(admitted ? admission : 0, 0);

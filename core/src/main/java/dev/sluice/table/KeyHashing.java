@@ -1,76 +1,84 @@
 package dev.sluice.table;
 
+import java.security.SecureRandom;
+
 /**
- * Seeded key hashing. Each table draws a random seed, so callers cannot craft keys that share a probe chain.
+ * A table's key hashing: the secret keys it draws once, when it is built, and how each kind of key becomes a
+ * keyword (which places the key and names it) and a check word (which, with the keyword, names it).
  *
- * <p>A {@code long} key is mixed by a bijection of the 64-bit space: xor with the seed, multiply by an odd number drawn
- * from the seed, fold the high half onto the low half; each step is invertible, so the mixed word identifies the key
- * exactly. Both the xor and the multiplier are secret, so how keys spread over slots cannot be predicted; one multiply
- * on the key's path (the multiplier's own does not wait for the key) keeps it short. A {@code CharSequence} key is
- * reduced to a fingerprint of two lanes: a seeded 64-bit hash of its characters (which also places it in the table),
- * and its {@code String.hashCode()} and length (a second seeded hash for other sequences). Two distinct keys share
- * state only if both lanes collide: for n random keys the chance that any pair does is about n^2 / 2^97 (below 10^-15
- * for ten million keys); a caller who cannot see the seed cannot craft a collision of the seeded lane.
+ * <p>A {@code long} key is mixed by a bijection of the 64-bit space, {@link #mixLong(long, long)}: xor with a seed,
+ * multiply by an odd number drawn from it, fold the high half onto the low half; each step is invertible, so the
+ * keyword identifies the key exactly and no check word is needed.
+ *
+ * <p>A string key (a {@code CharSequence}, or bytes from the wire) is named by the 128-bit output of SipHash-1-3
+ * ({@link SipHasher}) over its bytes, keyed with 128 bits from {@link SecureRandom}: the first 64-bit lane is the
+ * keyword (0 and 1, which mark empty slots and tombstones, become 2), the second the check. A char sequence's bytes
+ * are its UTF-8 encoding ({@link SipHasher#putUtf8}), so bytes and the string they spell in UTF-8 are one key.
+ * A two-part key {@code (first, second)} hashes, under a second independent 128-bit key, the first part's length in
+ * chars (four bytes) and then both parts' UTF-8: the length makes the split unambiguous, the separate key keeps pairs
+ * apart from single strings. Two distinct string keys share state only if both lanes agree: for a PRF, whatever the
+ * keys (chosen by a caller who cannot see the secret key), about n^2 / 2^129 for n keys (the keyword's three merged
+ * values add a negligible 2^-63 per pair of keys to the first lane).
  */
 public final class KeyHashing {
 
-    private static final long M1 = 0x9E3779B97F4A7C15L;
     private static final long M2 = 0xC2B2AE3D27D4EB4FL;
+    private static final SecureRandom RANDOM = new SecureRandom();
 
-    private KeyHashing() {
+    private final long longSeed;
+    private final long k0;
+    private final long k1;
+    private final long pairK0;
+    private final long pairK1;
+
+    private KeyHashing(long longSeed, long k0, long k1, long pairK0, long pairK1) {
+        this.longSeed = longSeed;
+        this.k0 = k0;
+        this.k1 = k1;
+        this.pairK0 = pairK0;
+        this.pairK1 = pairK1;
+    }
+
+    /** Fresh secret keys from {@link SecureRandom}: call when a table is built, never on a request. */
+    public static KeyHashing draw() {
+        return new KeyHashing(RANDOM.nextLong(), RANDOM.nextLong(), RANDOM.nextLong(), RANDOM.nextLong(),
+                RANDOM.nextLong());
+    }
+
+    /** Fixed keys, for tests that need two tables to agree. */
+    public static KeyHashing of(long longSeed, long k0, long k1, long pairK0, long pairK1) {
+        return new KeyHashing(longSeed, k0, k1, pairK0, pairK1);
+    }
+
+    /** The seed of {@link #mixLong(long)}. */
+    public long longSeed() {
+        return longSeed;
+    }
+
+    /** A long key's keyword: exact, see the class comment. */
+    public long mixLong(long key) {
+        return mixLong(key, longSeed);
+    }
+
+    /** A hasher for one string key (a char sequence or its UTF-8 bytes). */
+    public SipHasher stringKey() {
+        return SipHasher.sip13(k0, k1);
+    }
+
+    /** A hasher for one two-part key; absorb the first part's length in chars, then both parts. */
+    public SipHasher pairKey() {
+        return SipHasher.sip13(pairK0, pairK1);
+    }
+
+    /** The keyword of a finished string hash: its first lane, never 0 or 1 (they mark empty slots and tombstones). */
+    public static long keyword(SipHasher finished) {
+        long k = finished.first();
+        return k == 0 || k == 1 ? 2 : k;
     }
 
     /** A bijective, seeded mix of a 64-bit key. */
     public static long mixLong(long key, long seed) {
         long x = (key ^ seed) * (seed * M2 | 1);
         return x ^ (x >>> 32);
-    }
-
-    /** The MurmurHash3 64-bit finaliser: a bijection with full avalanche. */
-    public static long fmix64(long x) {
-        x ^= x >>> 33;
-        x *= 0xFF51AFD7ED558CCDL;
-        x ^= x >>> 33;
-        x *= 0xC4CEB9FE1A85EC53L;
-        x ^= x >>> 33;
-        return x;
-    }
-
-    /** First lane of the fingerprint of {@code key}, seeded; never 0 or 1 (they mark empty slots and tombstones). */
-    public static long fingerprintHigh(CharSequence key, long seed) {
-        int n = key.length();
-        long h = seed ^ (n * M1);
-        int i = 0;
-        for (; i + 3 < n; i += 4) {
-            long v = key.charAt(i) | (long) key.charAt(i + 1) << 16 | (long) key.charAt(i + 2) << 32
-                    | (long) key.charAt(i + 3) << 48;
-            h = Long.rotateLeft((h ^ v) * M1, 29);
-        }
-        for (; i < n; i++) {
-            h = Long.rotateLeft((h ^ key.charAt(i)) * M1, 29);
-        }
-        long f = fmix64(h);
-        return f == 0 || f == 1 ? 2 : f;
-    }
-
-    /**
-     * Second lane of the fingerprint: for a {@link String}, its cached {@code hashCode()} and length, mixed with the
-     * seed (free after the string's first use); for another {@code CharSequence}, a second seeded pass.
-     */
-    public static long fingerprintLow(CharSequence key, long seed) {
-        if (key instanceof String) {
-            return fmix64((((long) key.hashCode()) << 32 | key.length()) ^ ~seed);
-        }
-        int n = key.length();
-        long h = ~seed ^ (n * M2);
-        for (int i = 0; i < n; i++) {
-            h = Long.rotateLeft((h + key.charAt(i)) * M2, 31);
-        }
-        return fmix64(h);
-    }
-
-    /** Folds a second part into a fingerprint lane, for keys made of two parts (user, api) with no concatenation. */
-    public static long combine(long first, long second) {
-        return fmix64(first * M1 + Long.rotateLeft(second, 17));
     }
 }

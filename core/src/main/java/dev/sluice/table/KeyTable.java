@@ -1,7 +1,5 @@
 package dev.sluice.table;
 
-import java.util.concurrent.ThreadLocalRandom;
-
 /**
  * A fixed-capacity, striped, off-heap open-addressing table from a key to one state word (and, for the sliding log,
  * one ring of {@code ringWords} longs per key).
@@ -70,7 +68,7 @@ public final class KeyTable {
     private final int liveLimit;
     private final int ringsPerStripe;
     private final int ringsOffset;
-    private final long seed;
+    private final KeyHashing hashing;
     private final OffHeapMemory[] memory;
     private final Stripe[] stripes;
     private final SlotLifecycle lifecycle;
@@ -102,7 +100,7 @@ public final class KeyTable {
         this.slotBytes = stringKeys ? 24 : 16;
         this.stateOffset = slotBytes - 8;
         this.ringBytes = ringWords * 8;
-        this.seed = ThreadLocalRandom.current().nextLong();
+        this.hashing = KeyHashing.draw();
         Geometry g = new Geometry(stringKeys, capacity, ringWords, lifecycle.maxRingsPerStripe());
         int stripeCount = g.stripeCount;
         this.stripeMask = stripeCount - 1;
@@ -192,9 +190,14 @@ public final class KeyTable {
         }
     }
 
-    /** The table's hashing seed, drawn at random for each table. */
+    /** The seed of the table's long-key mix ({@link KeyHashing#longSeed()}). */
     public long seed() {
-        return seed;
+        return hashing.longSeed();
+    }
+
+    /** The table's key hashing, its secret keys drawn when the table was built. */
+    public KeyHashing hashing() {
+        return hashing;
     }
 
     public boolean stringKeys() {

@@ -9,7 +9,10 @@ import java.util.Set;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
-/** The long-key mix is a bijection (so a long key's keyword identifies it exactly) and depends on the seed. */
+/**
+ * The long-key mix is a bijection (so a long key's keyword identifies it exactly) and depends on the seed; string
+ * keys' lanes come from the keyed PRF, drawn per table.
+ */
 class KeyHashingTest {
 
     private static final long M2 = 0xC2B2AE3D27D4EB4FL;
@@ -49,6 +52,54 @@ class KeyHashingTest {
         assertEquals(64, stripes.size());
         assertTrue(sameHome < 20, "keys keeping their home across seeds: " + sameHome);
         assertNotEquals(KeyHashing.mixLong(7, seedA), KeyHashing.mixLong(7, seedB));
+    }
+
+    @Test
+    void bothLanesOfAStringKeyChangeUnderTheBlockDifferentialThatCancelledInTheUnkeyedHash() {
+        // Top bit of char 3 of a 4-char block and bit 12 of char 1 of the next (bits 63 and 28 of two 64-bit blocks).
+        SplittableRandom random = new SplittableRandom(2863);
+        for (int run = 0; run < 2000; run++) {
+            KeyHashing hashing = KeyHashing.draw();
+            char[] chars = new char[84];
+            for (int i = 0; i < chars.length; i++) {
+                chars[i] = (char) ('0' + random.nextInt(75));
+            }
+            SipHasher a = hash(hashing, new String(chars));
+            int block = random.nextInt(20) * 4;
+            chars[block + 3] ^= 0x8000;
+            chars[block + 5] ^= 0x1000;
+            SipHasher b = hash(hashing, new String(chars));
+            assertNotEquals(a.first(), b.first());
+            assertNotEquals(a.second(), b.second());
+        }
+    }
+
+    @Test
+    void aPairAndTheStringOfItsJoinedBytesAreDifferentKeys() {
+        KeyHashing hashing = KeyHashing.of(1, 2, 3, 4, 5);
+        SipHasher single = hash(hashing, "\0\0\0\0x");
+        SipHasher pair = hashing.pairKey();
+        pair.putInt(0);
+        pair.putUtf8("");
+        pair.putUtf8("x");
+        pair.finish();
+        assertNotEquals(single.first(), pair.first());
+    }
+
+    @Test
+    void tablesDrawTheirOwnKeys() {
+        Set<Long> keywords = new HashSet<>();
+        for (int i = 0; i < 100; i++) {
+            keywords.add(hash(KeyHashing.draw(), "same key").first());
+        }
+        assertEquals(100, keywords.size());
+    }
+
+    private static SipHasher hash(KeyHashing hashing, String key) {
+        SipHasher h = hashing.stringKey();
+        h.putUtf8(key);
+        h.finish();
+        return h;
     }
 
     /** Newton's iteration for the inverse of an odd number mod 2^64 (each step doubles the correct bits). */

@@ -4,6 +4,7 @@ import dev.sluice.jmh.support.Caller;
 import dev.sluice.jmh.support.Distribution;
 import dev.sluice.jmh.support.Workload;
 import dev.sluice.table.KeyHashing;
+import dev.sluice.table.SipHasher;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.TimeUnit;
@@ -28,7 +29,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * slots drawn from the same key orders as {@link ManyKeysBenchmark}. Cold strings: the same, with the slot chosen by
  * the request's key string, taken from the same array of a million names as {@link ManyKeysBenchmark}: by its cached
  * {@code hashCode()} (the least any keyed store of strings does: it reads the string object), by a hash of its
- * characters (what a store whose placement callers cannot steer must read as well), by Sluice's own seeded
+ * characters (what a store whose placement callers cannot steer must read as well), by Sluice's own keyed
  * fingerprint, or by that fingerprint with the slot's key word read and compared before the CAS (what a table that
  * tells keys apart must do before it updates a state), or by that fingerprint in a table shaped as Sluice's string
  * table and probed as it probes (24-byte slots at 3/4 load). The last three are diagnostics: they split the String-key
@@ -90,8 +91,9 @@ public class FloorBenchmark {
         @Param("1000000")
         public int keys;
 
-        /** A seed for the diagnostics that hash as Sluice does. */
-        final long seed = 0x5EED_CAFE_F00DL;
+        /** Fixed keys for the diagnostics that hash as Sluice does. */
+        final KeyHashing hashing = KeyHashing.of(0x5EED_CAFE_F00DL, 0x0123_4567_89AB_CDEFL, 0x7654_3210_FEDC_BA98L,
+                0x0F1E_2D3C_4B5A_6978L, 0x1122_3344_5566_7788L);
         long[] table;
         String[] names;
         int[] order;
@@ -124,8 +126,9 @@ public class FloorBenchmark {
             slots = (int) (((long) cold.keys * 4 + 2) / 3);
             words = new long[slots * 3];
             for (String name : cold.names) {
-                long keyword = KeyHashing.fingerprintHigh(name, cold.seed);
-                long check = KeyHashing.fingerprintLow(name, cold.seed);
+                SipHasher h = sluiceHash(cold, name);
+                long keyword = KeyHashing.keyword(h);
+                long check = h.second();
                 int w = home(keyword) * 3;
                 while (words[w] != 0 && (words[w] != keyword || words[w + 1] != check)) {
                     w = next(w);
@@ -163,6 +166,14 @@ public class FloorBenchmark {
     private static int stateWord(long key, int slotCount) {
         long h = (key + 1L) * 0x9E3779B97F4A7C15L;
         return (int) ((h >>> 33) % slotCount) * 2 + 1;
+    }
+
+    /** A string key's hash as Sluice's table computes it (SipHash-1-3-128 over the UTF-8 of the chars). */
+    static SipHasher sluiceHash(ColdStrings cold, String key) {
+        SipHasher h = cold.hashing.stringKey();
+        h.putUtf8(key);
+        h.finish();
+        return h;
     }
 
     /** A hash of every character of {@code key}: reads the string's contents, as a seeded content hash must. */
@@ -296,7 +307,8 @@ public class FloorBenchmark {
     @Threads(1)
     public boolean coldStringSeededClockCasT1(ColdStrings cold, Caller caller) {
         String key = cold.names[cold.order[caller.next()]];
-        long keyword = KeyHashing.fingerprintHigh(key, cold.seed) ^ KeyHashing.fingerprintLow(key, cold.seed);
+        SipHasher h = sluiceHash(cold, key);
+        long keyword = h.first() ^ h.second();
         return casSlot(cold.table, cold.slot(keyword), System.nanoTime());
     }
 
@@ -304,8 +316,9 @@ public class FloorBenchmark {
     @Threads(1)
     public boolean coldStringProbedClockCasT1(ColdStrings cold, ProbedStrings table, Caller caller) {
         String key = cold.names[cold.order[caller.next()]];
-        long keyword = KeyHashing.fingerprintHigh(key, cold.seed);
-        long check = KeyHashing.fingerprintLow(key, cold.seed);
+        SipHasher h = sluiceHash(cold, key);
+        long keyword = KeyHashing.keyword(h);
+        long check = h.second();
         long now = System.nanoTime(); // after the hash and before the probe, where the engine reads it
         return casSlot(table.words, table.stateWord(keyword, check), now);
     }
@@ -314,7 +327,7 @@ public class FloorBenchmark {
     @Threads(1)
     public boolean coldStringCheckedClockCasT1(ColdStrings cold, Caller caller) {
         String key = cold.names[cold.order[caller.next()]];
-        long keyword = KeyHashing.fingerprintHigh(key, cold.seed);
+        long keyword = KeyHashing.keyword(sluiceHash(cold, key));
         int state = cold.slot(keyword);
         // Acquire, as the table reads a slot's key word; the word before the state word stands for it.
         long stored = (long) SLOTS.getAcquire(cold.table, state - 1);

@@ -1,0 +1,140 @@
+package dev.sluice.jmh;
+
+import dev.sluice.Algorithm;
+import dev.sluice.RateLimiter;
+import dev.sluice.jmh.support.Caller;
+import dev.sluice.jmh.support.Regime;
+import dev.sluice.jmh.support.UnkeyedStringHash;
+import dev.sluice.reference.ReferenceRateLimiter;
+import dev.sluice.table.KeyHashing;
+import dev.sluice.table.SipHasher;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Threads;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * One hot string key of {@code length} ASCII chars, token bucket in the admitted regime: Sluice with its own clock
+ * and with the caller's time beside the synchronized reference; the same chars as a fresh String per request (its
+ * {@code hashCode()} not cached, as a gateway builds it from a header) on 1 and 4 threads; the same bytes from a
+ * {@code byte[]} range and a direct {@code ByteBuffer}; and the key hash alone, the keyed PRF beside the unkeyed hash
+ * it replaced. Read beside {@link FloorBenchmark}'s hot clock read and CAS; allocation with {@code -prof gc}.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(1)
+public class StringKeyBenchmark {
+
+    @Param({"8", "16", "32", "64"})
+    public int length;
+
+    private RateLimiter sluice;
+    private RateLimiter reference;
+    private String key;
+    private char[] chars;
+    private byte[] bytes;
+    private ByteBuffer direct;
+    private final KeyHashing hashing = KeyHashing.draw();
+    private final long unkeyedSeed = 0x5EEDL;
+
+    @Setup(Level.Trial)
+    public void setUp() {
+        StringBuilder sb = new StringBuilder("user42|api7/");
+        while (sb.length() < length) {
+            sb.append((char) ('a' + sb.length() % 26));
+        }
+        key = sb.substring(0, length);
+        chars = key.toCharArray();
+        bytes = key.getBytes(StandardCharsets.UTF_8);
+        direct = ByteBuffer.allocateDirect(bytes.length).put(bytes).flip();
+        sluice = RateLimiter.builder(Regime.ADMIT.config(Algorithm.TOKEN_BUCKET)).maxKeys(16).build();
+        reference = new ReferenceRateLimiter(Regime.ADMIT.config(Algorithm.TOKEN_BUCKET), sluice.clock());
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() {
+        sluice.close();
+        reference.close();
+    }
+
+    @Benchmark
+    public boolean hotOwnClockSluice() {
+        return sluice.tryAcquire(key, 1);
+    }
+
+    @Benchmark
+    public boolean hotOwnClockReference() {
+        return reference.tryAcquire(key, 1);
+    }
+
+    @Benchmark
+    public boolean hotCallerTimeSluice(Caller caller) {
+        return sluice.tryAcquire(key, 1, caller.tick(), caller.decision);
+    }
+
+    @Benchmark
+    public boolean hotCallerTimeReference(Caller caller) {
+        return reference.tryAcquire(key, 1, caller.tick(), caller.decision);
+    }
+
+    @Benchmark
+    public boolean freshStringSluiceT1(Caller caller) {
+        return sluice.tryAcquire(new String(chars), 1, caller.tick(), caller.decision);
+    }
+
+    @Benchmark
+    public boolean freshStringReferenceT1(Caller caller) {
+        return reference.tryAcquire(new String(chars), 1, caller.tick(), caller.decision);
+    }
+
+    @Benchmark
+    @Threads(4)
+    public boolean freshStringSluiceT4(Caller caller) {
+        return sluice.tryAcquire(new String(chars), 1, caller.tick(), caller.decision);
+    }
+
+    @Benchmark
+    @Threads(4)
+    public boolean freshStringReferenceT4(Caller caller) {
+        return reference.tryAcquire(new String(chars), 1, caller.tick(), caller.decision);
+    }
+
+    @Benchmark
+    public boolean bytesArraySluice(Caller caller) {
+        return sluice.tryAcquire(bytes, 0, bytes.length, 1, caller.tick(), caller.decision);
+    }
+
+    @Benchmark
+    public boolean bytesDirectBufferSluice(Caller caller) {
+        return sluice.tryAcquire(direct, 1, caller.tick(), caller.decision);
+    }
+
+    @Benchmark
+    public long hashSip13() {
+        SipHasher h = hashing.stringKey();
+        h.putUtf8(key);
+        h.finish();
+        return h.first() ^ h.second();
+    }
+
+    @Benchmark
+    public long hashUnkeyed() {
+        return UnkeyedStringHash.fingerprint(key, unkeyedSeed);
+    }
+}
