@@ -79,25 +79,18 @@ final class PackedStateLimiter extends EngineLimiter {
 
     @Override
     boolean giveBack(KeyTable table, OffHeapMemory mem, int slot, long keyword, long check, long permits, long t) {
-        int at = table.stateOffset(slot);
-        for (;;) {
-            // Volatile read, then the keyword check, as in decide.
-            long state = mem.getLongVolatile(at);
-            if (state < 0 || !table.owns(mem, slot, keyword, check)) {
-                return false;
-            }
-            long next = algorithm.release(state, t, permits);
-            // Volatile CAS: fails if any other write reached the slot since the read.
-            if (next == state || mem.compareAndSetLong(at, state, next)) {
-                return true;
-            }
-            CasBackoff.afterFailedCas();
-        }
+        return update(table, mem, slot, keyword, check, permits, t, 0, 0, false);
     }
 
     @Override
     boolean takeBack(KeyTable table, OffHeapMemory mem, int slot, long keyword, long check, long permits, long token,
             long after) {
+        return update(table, mem, slot, keyword, check, permits, 0, token, after, true);
+    }
+
+    /** A release at {@code t}, or the exact undo of an admission ({@code token}, {@code after}); false: look again. */
+    private boolean update(KeyTable table, OffHeapMemory mem, int slot, long keyword, long check, long permits, long t,
+            long token, long after, boolean exactUndo) {
         int at = table.stateOffset(slot);
         for (;;) {
             // Volatile read, then the keyword check, as in decide.
@@ -105,8 +98,8 @@ final class PackedStateLimiter extends EngineLimiter {
             if (state < 0 || !table.owns(mem, slot, keyword, check)) {
                 return false;
             }
-            long next = algorithm.undo(state, token, after, permits);
-            // Volatile CAS: the undo applies to exactly the state it was computed on, or is computed again.
+            long next = exactUndo ? algorithm.undo(state, token, after, permits) : algorithm.release(state, t, permits);
+            // Volatile CAS: the change applies to exactly the state it was computed on, or is computed again.
             if (next == state || mem.compareAndSetLong(at, state, next)) {
                 return true;
             }

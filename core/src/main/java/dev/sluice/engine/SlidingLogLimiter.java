@@ -143,36 +143,25 @@ final class SlidingLogLimiter extends EngineLimiter {
 
     @Override
     boolean giveBack(KeyTable table, OffHeapMemory mem, int slot, long keyword, long check, long permits, long t) {
-        int at = table.stateOffset(slot);
-        int waits = 0;
-        for (;;) {
-            long header = mem.getLongVolatile(at);
-            if (header < 0 || !table.owns(mem, slot, keyword, check)) {
-                return false;
-            }
-            if (SlidingWindowLog.claimed(header)
-                    || !mem.compareAndSetLong(at, header, header | SlidingWindowLog.CLAIM)) {
-                waits = waitForClaim(waits);
-                continue;
-            }
-            if (!table.owns(mem, slot, keyword, check)) {
-                mem.putLongRelease(at, header);
-                return false;
-            }
-            long next = log.release(header, mem, ringBase(table, header), t, permits);
-            // Release: publishes the ring's new content with the unclaimed header.
-            mem.putLongRelease(at, next);
-            return true;
-        }
+        return editUnderClaim(table, mem, slot, keyword, check, permits, t, false);
     }
 
     @Override
     boolean takeBack(KeyTable table, OffHeapMemory mem, int slot, long keyword, long check, long permits, long stamp,
             long after) {
+        return editUnderClaim(table, mem, slot, keyword, check, permits, stamp, true);
+    }
+
+    /**
+     * Under the key's claim, a release at {@code time}, or the exact undo of the admission stamped {@code time};
+     * false: the slot changed hands, find the key again.
+     */
+    private boolean editUnderClaim(KeyTable table, OffHeapMemory mem, int slot, long keyword, long check, long permits,
+            long time, boolean exactUndo) {
         int at = table.stateOffset(slot);
         int waits = 0;
         for (;;) {
-            // Volatile read, then the claim CAS, as in giveBack: the undo reads and writes the ring under the claim.
+            // Volatile read, then the claim CAS: the edit reads and writes the ring under the claim.
             long header = mem.getLongVolatile(at);
             if (header < 0 || !table.owns(mem, slot, keyword, check)) {
                 return false;
@@ -186,7 +175,9 @@ final class SlidingLogLimiter extends EngineLimiter {
                 mem.putLongRelease(at, header);
                 return false;
             }
-            long next = log.undo(header, mem, ringBase(table, header), stamp, permits);
+            int base = ringBase(table, header);
+            long next = exactUndo ? log.undo(header, mem, base, time, permits)
+                    : log.release(header, mem, base, time, permits);
             // Release: publishes the ring's new content with the unclaimed header.
             mem.putLongRelease(at, next);
             return true;
