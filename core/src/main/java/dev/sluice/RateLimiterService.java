@@ -6,10 +6,10 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.Iterator;
-import java.util.Set;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -37,8 +37,9 @@ import java.util.function.Function;
  * configuration whose local limiters would together hold more than the budget is rejected before anything is
  * allocated, and the rules in force keep serving.
  *
- * <p>Composite rules: the limits are tried in order; when one denies, the permits already taken from the others are
- * given back ({@link RateLimiter#release}), so a denied request consumes nothing anywhere.
+ * <p>Composite rules: the limits are tried in order; when one denies, the admissions already taken from the others are
+ * undone exactly ({@link RateLimiter#undo(CharSequence, CharSequence, Decision)}), so a denied request consumes
+ * nothing anywhere.
  *
  * <p>Thread-safe. {@code allow} takes no lock and, on the local engine, allocates nothing for an existing key;
  * configuration changes are serialised on this service's monitor.
