@@ -6,7 +6,8 @@ package dev.sluice;
  *
  * <p>All durations are in nanoseconds on the limiter's clock, exact for the state the request saw:
  * <ul>
- *   <li>{@link #remaining()}: permits the key could still take right after this request (0 when denied at the limit).</li>
+ *   <li>{@link #remaining()}: permits the key could still take right after this request (0 when denied at the limit);
+ *   always between 0 and {@link #limit()}.</li>
  *   <li>{@link #retryAfterNanos()}: for a denied request, the time after which the same request could succeed if
  *       nothing else happens meanwhile; 0 when admitted; {@link Long#MAX_VALUE} when it never can
  *       (more permits than the limit or burst).</li>
@@ -114,7 +115,8 @@ public final class Decision {
             long delayNanos) {
         this.allowed = allowed;
         this.limit = limit;
-        this.remaining = remaining;
+        // Clamped once here, for every limiter and backend: a header must never say r=-500 or more than the limit.
+        this.remaining = Math.max(0, limit > 0 ? Math.min(limit, remaining) : remaining);
         this.retryAfterNanos = retryAfterNanos;
         this.resetAfterNanos = resetAfterNanos;
         this.delayNanos = delayNanos;
