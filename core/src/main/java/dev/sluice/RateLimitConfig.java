@@ -1,5 +1,6 @@
 package dev.sluice;
 
+import dev.sluice.engine.Human;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -55,14 +56,15 @@ public final class RateLimitConfig {
         this.algorithm = Objects.requireNonNull(algorithm, "algorithm must not be null");
         Objects.requireNonNull(window, "window must not be null");
         if (window.compareTo(MIN_WINDOW) < 0 || window.compareTo(MAX_WINDOW) > 0) {
-            throw new IllegalArgumentException("window must be in [" + MIN_WINDOW + ", " + MAX_WINDOW + "], was " + window);
+            throw new IllegalArgumentException("window must be from " + Human.duration(MIN_WINDOW) + " to "
+                    + Human.duration(MAX_WINDOW) + ", was " + Human.duration(window));
         }
         this.window = window;
         this.windowNanos = window.toNanos();
         long max = maxLimit(algorithm, window);
         if (limit < 1 || limit > max) {
             throw new IllegalArgumentException("limit must be in [1, " + max + "] for " + algorithm + " with a window of "
-                    + window + ", was " + limit);
+                    + Human.duration(window) + ", was " + limit);
         }
         this.limit = limit;
         if (burst == -1) {
@@ -74,7 +76,7 @@ public final class RateLimitConfig {
             long maxBurst = maxBurst(limit, windowNanos);
             if (burst < 1 || burst > maxBurst) {
                 throw new IllegalArgumentException("burst must be in [1, " + maxBurst + "] for " + limit + " per "
-                        + window + ", was " + burst);
+                        + Human.duration(window) + ", was " + burst);
             }
             this.burst = burst;
         }
@@ -156,7 +158,8 @@ public final class RateLimitConfig {
     private static Duration checkedMillis(long windowMillis) {
         if (windowMillis < MIN_WINDOW.toMillis() || windowMillis > MAX_WINDOW.toMillis()) {
             throw new IllegalArgumentException("windowMillis must be in [" + MIN_WINDOW.toMillis() + ", "
-                    + MAX_WINDOW.toMillis() + "], was " + windowMillis);
+                    + MAX_WINDOW.toMillis() + "] (" + Human.duration(MIN_WINDOW) + " to " + Human.duration(MAX_WINDOW)
+                    + "), was " + windowMillis);
         }
         return Duration.ofMillis(windowMillis);
     }

@@ -76,4 +76,18 @@ class RateLimitConfigTest {
                 () -> RateLimitConfig.of(null, 1, Duration.ofSeconds(1)));
         assertTrue(e.getMessage().contains("algorithm"));
     }
+
+    @Test
+    void errorsPrintDurationsAPersonReadsNotIsoPeriods() {
+        rejects(() -> RateLimitConfig.of(Algorithm.FIXED_WINDOW, 1, Duration.ofDays(367)),
+                "window", "from 1 ms to 366 days", "was 367 days");
+        rejects(() -> RateLimitConfig.of(Algorithm.FIXED_WINDOW, 1, Duration.ofNanos(1_500_000).negated()),
+                "was -1.500 ms");
+        rejects(() -> RateLimitConfig.of(Algorithm.FIXED_WINDOW, 1, Duration.ofSeconds(Long.MAX_VALUE)), "days");
+        rejects(() -> new RateLimitConfig(Algorithm.FIXED_WINDOW, 1, 0), "windowMillis", "1 ms to 366 days");
+        rejects(() -> RateLimitConfig.of(Algorithm.FIXED_WINDOW, 0, Duration.ofMinutes(90)), "limit",
+                "a window of 1 hour 30 min");
+        rejects(() -> RateLimitConfig.of(Algorithm.TOKEN_BUCKET, 5, Duration.ofSeconds(10)).withBurst(0), "burst",
+                "5 per 10 s");
+    }
 }
