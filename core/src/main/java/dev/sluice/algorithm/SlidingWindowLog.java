@@ -2,7 +2,6 @@ package dev.sluice.algorithm;
 
 import dev.sluice.Decision;
 import dev.sluice.RateLimitConfig;
-import dev.sluice.table.OffHeapMemory;
 
 /**
  * Sliding window log: the timestamps of the last {@code limit} admitted permits of a key, in a ring; a request of
@@ -75,7 +74,7 @@ public final class SlidingWindowLog {
     }
 
     /** The header after admitting {@code permits} at {@code t}, unclaimed, or {@link #DENIED}. Reads the ring only. */
-    public long acquire(long header, OffHeapMemory mem, int ringBase, long t, long permits) {
+    public long acquire(long header, LongWords mem, int ringBase, long t, long permits) {
         if (permits > limit) {
             return DENIED;
         }
@@ -83,7 +82,7 @@ public final class SlidingWindowLog {
     }
 
     /** {@link #acquire} at the key's effective time {@code now}, given {@code permits <= limit}. */
-    private long acquireAt(long header, OffHeapMemory mem, int ringBase, long now, long permits) {
+    private long acquireAt(long header, LongWords mem, int ringBase, long now, long permits) {
         long pos = header & POSITION_MASK;
         boolean full = (header & FULL) != 0;
         if (full || pos + permits > limit) {
@@ -104,7 +103,7 @@ public final class SlidingWindowLog {
      * start only moving later; a no is not a denial (the newest entry may be later than {@code t}): ask
      * {@link #acquire}.
      */
-    public boolean admitsAt(long header, OffHeapMemory mem, int ringBase, long t, long permits) {
+    public boolean admitsAt(long header, LongWords mem, int ringBase, long t, long permits) {
         if (permits > limit) {
             return false;
         }
@@ -119,7 +118,7 @@ public final class SlidingWindowLog {
      * {@link #acquire}, and on an admission the writing of its entries; the caller holds the claim. Returns the new
      * header, unclaimed, or {@link #DENIED} (nothing written).
      */
-    public long admit(long header, OffHeapMemory mem, int ringBase, long t, long permits) {
+    public long admit(long header, LongWords mem, int ringBase, long t, long permits) {
         if (permits > limit) {
             return DENIED;
         }
@@ -139,14 +138,14 @@ public final class SlidingWindowLog {
      * Gives back up to {@code permits} of the newest entries recorded at or before {@code t} (newer entries belong to
      * later admissions and stay); the caller holds the claim. Returns the new header, unclaimed.
      */
-    public long release(long header, OffHeapMemory mem, int ringBase, long t, long permits) {
+    public long release(long header, LongWords mem, int ringBase, long t, long permits) {
         long stored = stored(header);
         long ours = stored - countAfter(header, mem, ringBase, t); // entries [0, ours) are at or before t
         return remove(header, mem, ringBase, ours, Math.min(permits, ours));
     }
 
     /** The newest entry of a non-empty ring: an admission's timestamp, read under the claim that wrote it. */
-    public long newest(long header, OffHeapMemory mem, int ringBase) {
+    public long newest(long header, LongWords mem, int ringBase) {
         return entry(mem, ringBase, seqIndex(header, stored(header) - 1));
     }
 
@@ -154,7 +153,7 @@ public final class SlidingWindowLog {
      * Undoes an admission of {@code permits} whose entries were written with {@code stamp} (see the class comment);
      * the caller holds the claim. Returns the new header, unclaimed.
      */
-    public long undo(long header, OffHeapMemory mem, int ringBase, long stamp, long permits) {
+    public long undo(long header, LongWords mem, int ringBase, long stamp, long permits) {
         long stored = stored(header);
         if (stored == 0 || stamp <= newest(header, mem, ringBase) - window) {
             return header & ~CLAIM; // out of the window: the admission's entries count for nothing
@@ -165,7 +164,7 @@ public final class SlidingWindowLog {
     }
 
     /** Removes the {@code removed} entries just before sequence index {@code end}; returns the header, unclaimed. */
-    private long remove(long header, OffHeapMemory mem, int ringBase, long end, long removed) {
+    private long remove(long header, LongWords mem, int ringBase, long end, long removed) {
         if (removed == 0) {
             return header & ~CLAIM;
         }
@@ -186,13 +185,13 @@ public final class SlidingWindowLog {
     }
 
     /** Whether the key holds no permit in the window at {@code t}. */
-    public boolean isIdle(long header, OffHeapMemory mem, int ringBase, long t) {
+    public boolean isIdle(long header, LongWords mem, int ringBase, long t) {
         long stored = stored(header);
         return stored == 0 || entry(mem, ringBase, seqIndex(header, stored - 1)) < t - window;
     }
 
     /** Fills {@code d}: remaining permits in the window, retry-after, reset. */
-    public void describe(long header, boolean allowed, OffHeapMemory mem, int ringBase, long t, long permits,
+    public void describe(long header, boolean allowed, LongWords mem, int ringBase, long t, long permits,
             Decision d) {
         long now = effectiveTime(header, mem, ringBase, t);
         long stored = stored(header);
@@ -211,7 +210,7 @@ public final class SlidingWindowLog {
         }
     }
 
-    private long effectiveTime(long header, OffHeapMemory mem, int ringBase, long t) {
+    private long effectiveTime(long header, LongWords mem, int ringBase, long t) {
         long stored = stored(header);
         return stored == 0 ? t : Math.max(t, entry(mem, ringBase, seqIndex(header, stored - 1)));
     }
@@ -237,7 +236,7 @@ public final class SlidingWindowLog {
     }
 
     /** Number of valid entries newer than {@code threshold}: binary search, the entries being sorted. */
-    private long countAfter(long header, OffHeapMemory mem, int ringBase, long threshold) {
+    private long countAfter(long header, LongWords mem, int ringBase, long threshold) {
         long lo = 0;
         long hi = stored(header);
         long stored = hi;
@@ -252,12 +251,12 @@ public final class SlidingWindowLog {
         return stored - lo;
     }
 
-    private static void putEntry(OffHeapMemory mem, int ringBase, long index, long value) {
+    private static void putEntry(LongWords mem, int ringBase, long index, long value) {
         // Plain: the claim holder's release store of the header publishes this entry.
         mem.putLongPlain(ringBase + (int) index * 8, value);
     }
 
-    private static long entry(OffHeapMemory mem, int ringBase, long index) {
+    private static long entry(LongWords mem, int ringBase, long index) {
         // Plain: the caller read the header with acquire (or holds the claim), which orders these reads.
         return mem.getLongPlain(ringBase + (int) index * 8);
     }

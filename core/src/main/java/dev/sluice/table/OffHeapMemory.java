@@ -1,18 +1,22 @@
 package dev.sluice.table;
 
+import dev.sluice.algorithm.LongWords;
+
 /**
  * One stripe of off-heap memory seen as 8-byte words. Offsets are in bytes, multiples of 8, below
  * {@link #sizeBytes()}. The memory order of each access is in its name; plain accesses give no ordering at all.
  * The memory starts zeroed.
  */
-public interface OffHeapMemory {
+public interface OffHeapMemory extends LongWords {
 
     long getLongVolatile(int offset);
 
     long getLongAcquire(int offset);
 
+    @Override
     long getLongPlain(int offset);
 
+    @Override
     void putLongPlain(int offset, long value);
 
     void putLongRelease(int offset, long value);
