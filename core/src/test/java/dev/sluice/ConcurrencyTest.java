@@ -93,7 +93,7 @@ class ConcurrencyTest {
         int keys = 2000;
         int limit = 20;
         try (RateLimiter limiter = RateLimiter.builder(RateLimitConfig.of(algorithm, limit, Duration.ofMinutes(1)))
-                .clock(new ManualClock()).maxKeys(keys).build()) {
+                .clock(new ManualClock()).maxKeys(2 * keys).build()) { // long and string keys share one table
             AtomicLongArray admittedLong = new AtomicLongArray(keys);
             AtomicLongArray admittedString = new AtomicLongArray(keys);
             runThreads(() -> {

@@ -55,7 +55,7 @@ class DifferentialTest {
         long emission = Math.max(1, window / config.limit());
         Decision expected = new Decision();
         Decision actual = new Decision();
-        try (RateLimiter engine = RateLimiter.builder(config).clock(clock).maxKeys(keys).memory(backend).build();
+        try (RateLimiter engine = RateLimiter.builder(config).clock(clock).maxKeys(2 * keys).memory(backend).build();
                 RateLimiter reference = new ReferenceRateLimiter(config, clock)) {
             long now = clock.nanoTime();
             for (int i = 0; i < REQUESTS_PER_CONFIG; i++) {
@@ -78,7 +78,7 @@ class DifferentialTest {
                     }
                     continue;
                 }
-                // String keys: one-part for even k, two-part for odd k, so the string table holds at most `keys`.
+                // String keys: one-part for even k, two-part for odd k: with the long keys, at most 2 * keys in the one table.
                 int kind = random.nextBoolean() ? 0 : 1 + k % 2;
                 boolean a = kind == 0 ? engine.tryAcquire(k, permits, now, actual)
                         : kind == 1 ? engine.tryAcquire("k" + k, permits, now, actual)

@@ -18,8 +18,9 @@ import java.util.Optional;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * What the lock-free limiters share: keys to keywords, time, the two tables (long keys, string keys, each made on
- * first use), the full-table policy and close. Subclasses decide one request on one slot.
+ * What the lock-free limiters share: keys to keywords, time, the one table that holds every key (long, string and
+ * byte keys side by side, allocated and zeroed when the limiter is built, never on a request), the full-table policy
+ * and close. Subclasses decide one request on one slot.
  */
 abstract class EngineLimiter implements RateLimiter {
 
@@ -35,24 +36,26 @@ abstract class EngineLimiter implements RateLimiter {
     private final Clock clock;
     final TimeLine time;
     private final FullTablePolicy fullTablePolicy;
-    private final int maxKeys;
-    private final int ringWords;
     private final MemoryFactory memory;
     private final LongAdder tableFull = new LongAdder();
-    private final Object tablesLock = new Object();
-    /** Written under {@link #tablesLock}; read there too, so plain is enough. */
-    private boolean closed;
-    private volatile KeyTable longKeys;
-    private volatile KeyTable stringKeys;
+    /** Set once by {@link #allocateTable}, cleared by {@link #close()}. */
+    private volatile KeyTable keys;
 
-    EngineLimiter(LimiterOptions options, int ringWords) {
+    EngineLimiter(LimiterOptions options) {
         this.config = options.config;
         this.clock = options.clock;
         this.fullTablePolicy = options.fullTablePolicy;
-        this.maxKeys = options.maxKeys;
-        this.ringWords = ringWords;
         this.memory = MemoryFactory.of(options.memory);
         this.time = new TimeLine(clock, config.windowNanos());
+    }
+
+    /**
+     * Allocates and zeroes the table, as the last step of a subclass's constructor (once its {@link #lifecycle()} is
+     * ready): every key the limiter will hold has its room before the first request, and an allocation failure is
+     * thrown here, where the limiter is configured, never from a request.
+     */
+    final void allocateTable(int maxKeys, int ringWords) {
+        keys = new KeyTable(memory, true, maxKeys, ringWords, lifecycle(), 0);
     }
 
     /**
@@ -122,12 +125,12 @@ abstract class EngineLimiter implements RateLimiter {
     public final boolean tryAcquire(CharSequence first, CharSequence second, long permits, long nowNanos,
             Decision decision) {
         checkPermits(permits);
-        KeyTable table = stringTable();
+        KeyTable table = table();
         SipHasher h = pairHash(table, first, second);
         if (decision != null) {
             decision.request(permits, nowNanos);
         }
-        return acquire(table, KeyHashing.keyword(h), h.second(), permits, time.callerElapsed(nowNanos), decision);
+        return acquire(table, KeyHashing.keyword(h), KeyHashing.check(h), permits, time.callerElapsed(nowNanos), decision);
     }
 
     @Override
@@ -135,57 +138,57 @@ abstract class EngineLimiter implements RateLimiter {
             Decision decision) {
         checkPermits(permits);
         Objects.checkFromIndexSize(offset, length, Objects.requireNonNull(key, "key must not be null").length);
-        KeyTable table = stringTable();
+        KeyTable table = table();
         SipHasher h = table.hashing().stringKey();
         h.putBytes(key, offset, length);
         h.finish();
         if (decision != null) {
             decision.request(permits, nowNanos);
         }
-        return acquire(table, KeyHashing.keyword(h), h.second(), permits, time.callerElapsed(nowNanos), decision);
+        return acquire(table, KeyHashing.keyword(h), KeyHashing.check(h), permits, time.callerElapsed(nowNanos), decision);
     }
 
     @Override
     public final boolean tryAcquire(ByteBuffer key, long permits, long nowNanos, Decision decision) {
         checkPermits(permits);
         Objects.requireNonNull(key, "key must not be null");
-        KeyTable table = stringTable();
+        KeyTable table = table();
         SipHasher h = table.hashing().stringKey();
         h.putBytes(key, key.position(), key.limit());
         h.finish();
         if (decision != null) {
             decision.request(permits, nowNanos);
         }
-        return acquire(table, KeyHashing.keyword(h), h.second(), permits, time.callerElapsed(nowNanos), decision);
+        return acquire(table, KeyHashing.keyword(h), KeyHashing.check(h), permits, time.callerElapsed(nowNanos), decision);
     }
 
     @Override
     public final void release(long key, long permits, long nowNanos) {
         checkPermits(permits);
-        KeyTable table = longTable();
+        KeyTable table = table();
         giveBack(table, table.hashing().mixLong(key), 0, permits, time.callerElapsed(nowNanos));
     }
 
     @Override
     public final void release(CharSequence key, long permits, long nowNanos) {
         checkPermits(permits);
-        KeyTable table = stringTable();
+        KeyTable table = table();
         SipHasher h = stringHash(table, key);
-        giveBack(table, KeyHashing.keyword(h), h.second(), permits, time.callerElapsed(nowNanos));
+        giveBack(table, KeyHashing.keyword(h), KeyHashing.check(h), permits, time.callerElapsed(nowNanos));
     }
 
     @Override
     public final void release(CharSequence first, CharSequence second, long permits, long nowNanos) {
         checkPermits(permits);
-        KeyTable table = stringTable();
+        KeyTable table = table();
         SipHasher h = pairHash(table, first, second);
-        giveBack(table, KeyHashing.keyword(h), h.second(), permits, time.callerElapsed(nowNanos));
+        giveBack(table, KeyHashing.keyword(h), KeyHashing.check(h), permits, time.callerElapsed(nowNanos));
     }
 
     @Override
     public final void undo(long key, Decision admitted) {
         if (undoable(admitted)) {
-            KeyTable table = longTable();
+            KeyTable table = table();
             takeBack(table, table.hashing().mixLong(key), 0, admitted);
         }
     }
@@ -194,18 +197,18 @@ abstract class EngineLimiter implements RateLimiter {
     public final void undo(CharSequence key, Decision admitted) {
         Objects.requireNonNull(key, "key must not be null");
         if (undoable(admitted)) {
-            KeyTable table = stringTable();
+            KeyTable table = table();
             SipHasher h = stringHash(table, key);
-            takeBack(table, KeyHashing.keyword(h), h.second(), admitted);
+            takeBack(table, KeyHashing.keyword(h), KeyHashing.check(h), admitted);
         }
     }
 
     @Override
     public final void undo(CharSequence first, CharSequence second, Decision admitted) {
-        KeyTable table = stringTable();
+        KeyTable table = table();
         SipHasher h = pairHash(table, first, second);
         if (undoable(admitted)) {
-            takeBack(table, KeyHashing.keyword(h), h.second(), admitted);
+            takeBack(table, KeyHashing.keyword(h), KeyHashing.check(h), admitted);
         }
     }
 
@@ -252,16 +255,16 @@ abstract class EngineLimiter implements RateLimiter {
 
     private boolean acquireLong(long key, long permits, boolean ownClock, long nowNanos, Decision d) {
         checkPermits(permits);
-        KeyTable table = longTable();
+        KeyTable table = table();
         long keyword = table.hashing().mixLong(key);
         return acquire(table, keyword, 0, permits, elapsed(ownClock, nowNanos), d);
     }
 
     private boolean acquireString(CharSequence key, long permits, boolean ownClock, long nowNanos, Decision d) {
         checkPermits(permits);
-        KeyTable table = stringTable();
+        KeyTable table = table();
         SipHasher h = stringHash(table, key);
-        return acquire(table, KeyHashing.keyword(h), h.second(), permits, elapsed(ownClock, nowNanos), d);
+        return acquire(table, KeyHashing.keyword(h), KeyHashing.check(h), permits, elapsed(ownClock, nowNanos), d);
     }
 
     /**
@@ -323,35 +326,14 @@ abstract class EngineLimiter implements RateLimiter {
     }
 
     // The close guard of every call: the table is read once into a local and used from there, so a call either holds
-    // a table it may use to the end (reachability keeps its memory) or meets null and throws in createTable.
-    private KeyTable longTable() {
-        // Volatile read: close() clears the field, so a closed limiter takes the slow path and throws there.
-        KeyTable t = longKeys;
-        return t != null ? t : createTable(false);
-    }
-
-    private KeyTable stringTable() {
-        // Volatile read: close() clears the field, so a closed limiter takes the slow path and throws there.
-        KeyTable t = stringKeys;
-        return t != null ? t : createTable(true);
-    }
-
-    private KeyTable createTable(boolean strings) {
-        synchronized (tablesLock) {
-            if (closed) {
-                throw closedError();
-            }
-            KeyTable t = strings ? stringKeys : longKeys;
-            if (t == null) {
-                t = new KeyTable(memory, strings, maxKeys, ringWords, lifecycle(), 0);
-                if (strings) {
-                    stringKeys = t;
-                } else {
-                    longKeys = t;
-                }
-            }
-            return t;
+    // a table it may use to the end (reachability keeps its memory) or meets null and throws.
+    private KeyTable table() {
+        // Volatile read: close() clears the field, so a call that starts after close() throws here.
+        KeyTable t = keys;
+        if (t == null) {
+            throw closedError();
         }
+        return t;
     }
 
     private IllegalStateException closedError() {
@@ -365,17 +347,15 @@ abstract class EngineLimiter implements RateLimiter {
 
     @Override
     public final long liveKeys() {
-        KeyTable a = longKeys;
-        KeyTable b = stringKeys;
-        return (a == null ? 0 : a.liveKeys()) + (b == null ? 0 : b.liveKeys());
+        KeyTable t = keys;
+        return t == null ? 0 : t.liveKeys();
     }
 
-    /** Off-heap bytes held by this limiter's tables. */
+    /** Off-heap bytes held by this limiter's table (0 once closed). */
     @Override
     public final long offHeapBytes() {
-        KeyTable a = longKeys;
-        KeyTable b = stringKeys;
-        return (a == null ? 0 : a.offHeapBytes()) + (b == null ? 0 : b.offHeapBytes());
+        KeyTable t = keys;
+        return t == null ? 0 : t.offHeapBytes();
     }
 
     @Override
@@ -384,18 +364,15 @@ abstract class EngineLimiter implements RateLimiter {
     }
 
     /**
-     * Closes under traffic: marks the limiter closed and drops its tables. A call that read a table before this keeps
-     * it (and its memory) reachable in its own locals and completes normally; a call that starts after it finds no
-     * table and throws {@link IllegalStateException}. The tables' memory is returned by a cleaner once no call holds
-     * it ({@link dev.sluice.OffHeap}).
+     * Closes under traffic: drops the table. A call that read the table before this keeps it (and its memory)
+     * reachable in its own locals and completes normally; a call that starts after it finds no table and throws
+     * {@link IllegalStateException}. The table's memory is returned by a cleaner once no call holds it
+     * ({@link dev.sluice.OffHeap}).
      */
     @Override
     public final void close() {
-        synchronized (tablesLock) {
-            closed = true;
-            longKeys = null;
-            stringKeys = null;
-        }
+        // Volatile write: a call whose read of the field comes after it sees null and throws.
+        keys = null;
     }
 
     @Override

@@ -21,7 +21,7 @@ final class PackedStateLimiter extends EngineLimiter {
     private final SlotLifecycle lifecycle;
 
     PackedStateLimiter(LimiterOptions options) {
-        super(options, 0);
+        super(options);
         this.algorithm = PackedAlgorithm.of(options.config);
         PackedAlgorithm a = algorithm;
         this.lifecycle = new SlotLifecycle() {
@@ -40,6 +40,7 @@ final class PackedStateLimiter extends EngineLimiter {
                 return -1;
             }
         };
+        allocateTable(options.maxKeys, 0);
     }
 
     @Override

@@ -30,7 +30,7 @@ final class SlidingLogLimiter extends EngineLimiter {
     private final SlotLifecycle lifecycle;
 
     SlidingLogLimiter(LimiterOptions options) {
-        super(options, (int) options.config.limit());
+        super(options);
         this.log = new SlidingWindowLog(options.config);
         SlidingWindowLog l = log;
         this.lifecycle = new SlotLifecycle() {
@@ -55,6 +55,7 @@ final class SlidingLogLimiter extends EngineLimiter {
                 return SlidingWindowLog.MAX_RINGS;
             }
         };
+        allocateTable(options.maxKeys, (int) options.config.limit());
     }
 
     @Override

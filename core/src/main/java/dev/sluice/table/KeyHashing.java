@@ -12,13 +12,14 @@ import java.security.SecureRandom;
  *
  * <p>A string key (a {@code CharSequence}, or bytes from the wire) is named by the 128-bit output of SipHash-1-3
  * ({@link SipHasher}) over its bytes, keyed with 128 bits from {@link SecureRandom}: the first 64-bit lane is the
- * keyword (0 and 1, which mark empty slots and tombstones, become 2), the second the check. A char sequence's bytes
+ * keyword (0 and 1, which mark empty slots and tombstones, become 2), the second the check (0, the check of every
+ * long key, becomes 1). A char sequence's bytes
  * are its UTF-8 encoding ({@link SipHasher#putUtf8}), so bytes and the string they spell in UTF-8 are one key.
  * A two-part key {@code (first, second)} hashes, under a second independent 128-bit key, the first part's length in
  * chars (four bytes) and then both parts' UTF-8: the length makes the split unambiguous, the separate key keeps pairs
  * apart from single strings. Two distinct string keys share state only if both lanes agree: for a PRF, whatever the
- * keys (chosen by a caller who cannot see the secret key), about n^2 / 2^129 for n keys (the keyword's three merged
- * values add a negligible 2^-63 per pair of keys to the first lane).
+ * keys (chosen by a caller who cannot see the secret key), about n^2 / 2^129 for n keys (the few merged values of each
+ * lane add a negligible 2^-63 per pair of keys).
  */
 public final class KeyHashing {
 
@@ -74,6 +75,15 @@ public final class KeyHashing {
     public static long keyword(SipHasher finished) {
         long k = finished.first();
         return k == 0 || k == 1 ? 2 : k;
+    }
+
+    /**
+     * The check of a finished string hash: its second lane, never 0, which is the check of every long key, so that no
+     * string key can be a long key in a table that holds both.
+     */
+    public static long check(SipHasher finished) {
+        long c = finished.second();
+        return c == 0 ? 1 : c;
     }
 
     /** A bijective, seeded mix of a 64-bit key. */

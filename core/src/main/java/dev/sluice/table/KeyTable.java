@@ -5,14 +5,16 @@ package dev.sluice.table;
  * one ring of {@code ringWords} longs per key).
  *
  * <pre>
- * slot (long keys):   [ keyword | state ]            16 bytes
- * slot (string keys): [ keyword | check | state ]    24 bytes
- * ring (sliding log): [ ringWords x long ]           allocated one per key of capacity, never freed before close()
+ * slot (long keys only):   [ keyword | state ]            16 bytes
+ * slot (with check words): [ keyword | check | state ]    24 bytes: long, string and byte keys side by side
+ * ring (sliding log):      [ ringWords x long ]           allocated one per key of capacity, never freed before close()
  * </pre>
- * A long key's keyword is {@link KeyHashing#mixLong}, a bijection, so it identifies the key exactly; the one key that
- * mixes to 0 lives in a dedicated slot. A string key is identified by its 128-bit fingerprint (keyword, check).
- * Keyword 0 marks an empty slot, which ends a probe chain; keyword 1 a tombstone. Long keys that mix to 0 or 1 live in
- * two dedicated slots; a string key's first lane is never 0 or 1. Slots are found by linear probing inside one stripe.
+ * A long key's keyword is {@link KeyHashing#mixLong}, a bijection, so it identifies the key exactly, and its check is
+ * 0. A string key is identified by its 128-bit hash (keyword, check); its check is never 0 ({@link KeyHashing#check}),
+ * so no string key can equal a long key. Keyword 0 marks an empty slot, which ends a probe chain; keyword 1 a
+ * tombstone. The two long keys that mix to 0 or 1 live in two dedicated slots; a string key's keyword is never 0 or 1.
+ * Slots are found by linear probing inside one stripe. The limiters use tables with check words (one table for every
+ * key kind, allocated when the limiter is built); tables of long keys only remain for tests.
  *
  * <p>Capacity: a table is sized for {@code capacity} keys at 32 bytes a key: twice as many 16-byte slots, or 4/3 as
  * many 24-byte slots (a sliding log's long keys: 1.5 slots, 24 bytes, plus the ring). A stripe accepts live keys up to
@@ -221,7 +223,7 @@ public final class KeyTable {
      * The hot path: the caller keeps the memory and the slot, instead of unpacking a handle to look them up again.
      */
     public int findSlot(OffHeapMemory mem, long keyword, long check) {
-        if (!stringKeys && (keyword == EMPTY || keyword == TOMBSTONE)) {
+        if (check == 0 && (keyword == EMPTY || keyword == TOMBSTONE)) {
             return reservedSlot + (int) keyword * slotBytes;
         }
         int i = homeOf(keyword);
@@ -458,7 +460,7 @@ public final class KeyTable {
 
     /** {@link #owns(long, long, long)} given the slot's memory and byte offset, for callers that hold them. */
     public boolean owns(OffHeapMemory mem, int slot, long keyword, long check) {
-        if (!stringKeys && (keyword == EMPTY || keyword == TOMBSTONE)) {
+        if (check == 0 && (keyword == EMPTY || keyword == TOMBSTONE)) {
             return true;
         }
         // Plain reads are ordered after the caller's volatile read of the state (acquire semantics).

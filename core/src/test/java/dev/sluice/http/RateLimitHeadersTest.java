@@ -197,7 +197,7 @@ class RateLimitHeadersTest {
 
     @Test
     void valuesAboveTheStructuredFieldIntegerRangeAreCapped() {
-        d.set(true, 10, 5_000_000_000_000_000L, 0, Long.MAX_VALUE - 1, 0);
+        d.set(true, 5_000_000_000_000_000L, 5_000_000_000_000_000L, 0, Long.MAX_VALUE - 1, 0);
         RateLimitHeaders h = RateLimitHeaders.of(config(Algorithm.FIXED_WINDOW, 10, Duration.ofSeconds(1)));
         assertEquals("\"default\";r=999999999999999;t=9223372037", h.rateLimitValue(d));
         d.set(false, 10, 0, Long.MAX_VALUE - 1, Long.MAX_VALUE - 1, 0);
