@@ -13,8 +13,9 @@ package dev.sluice.table;
  * 0. A string key is identified by its 128-bit hash (keyword, check); its check is never 0 ({@link KeyHashing#check}),
  * so no string key can equal a long key. Keyword 0 marks an empty slot, which ends a probe chain; keyword 1 a
  * tombstone. The two long keys that mix to 0 or 1 live in two dedicated slots; a string key's keyword is never 0 or 1.
- * Slots are found by linear probing inside one stripe. The limiters use tables with check words (one table for every
- * key kind, allocated when the limiter is built); tables of long keys only remain for tests.
+ * Slots are found by linear probing inside one stripe, in two bounded windows (see {@link #FIRST_WINDOW}). The
+ * limiters use tables with check words (one table for every key kind, allocated when the limiter is built); tables of
+ * long keys only remain for tests.
  *
  * <p>Capacity: a table is sized for {@code capacity} keys at 32 bytes a key: twice as many 16-byte slots, or 4/3 as
  * many 24-byte slots (a sliding log's long keys: 1.5 slots, 24 bytes, plus the ring). A stripe accepts live keys up to
@@ -53,6 +54,18 @@ public final class KeyTable {
     /** {@link #findSlot}: the key is absent. */
     public static final int NO_SLOT = -1;
 
+    /**
+     * A key lives within {@value #FIRST_WINDOW} slots of its first home or, when all of those hold live keys, within
+     * {@value #SECOND_WINDOW} slots of its second (each capped at the stripe): a lookup reads at most
+     * {@value #MAX_PROBES} slots, whatever the keys. The first window is short, so that a run of keys forced onto one first
+     * home stays short beside the second window, which reaches past it (KeyTableFloodTest: 2,000 such keys, none
+     * refused).
+     */
+    public static final int FIRST_WINDOW = 64;
+    /** See {@link #FIRST_WINDOW}. */
+    public static final int SECOND_WINDOW = 256;
+    /** The most slots one lookup reads. */
+    public static final int MAX_PROBES = FIRST_WINDOW + SECOND_WINDOW;
     /** How far a stripe at its live-key limit looks for an idle key that ends its cluster. */
     static final int EVICTION_SCAN = 64;
     /** How far tombstone clean-up walks through a cluster. */
@@ -68,6 +81,8 @@ public final class KeyTable {
     private final int stripeMask;
     private final int slotsPerStripe;
     private final int liveLimit;
+    private final int firstWindow;
+    private final int secondWindow;
     private final int ringsPerStripe;
     private final int ringsOffset;
     private final KeyHashing hashing;
@@ -88,6 +103,12 @@ public final class KeyTable {
         int hand;
         /** Latest time any key of this stripe was reclaimed at: a new key's fresh state is taken no earlier. */
         long reclaimedAt;
+        /** The scratch of a put, used only under this stripe's monitor. */
+        final Probe probe;
+
+        Stripe(Probe probe) {
+            this.probe = probe;
+        }
     }
 
     /**
@@ -109,6 +130,8 @@ public final class KeyTable {
         this.slotsPerStripe = g.slotsPerStripe;
         this.ringsPerStripe = g.ringsPerStripe;
         this.liveLimit = g.liveLimit;
+        this.firstWindow = Math.min(FIRST_WINDOW, slotsPerStripe);
+        this.secondWindow = Math.min(SECOND_WINDOW, slotsPerStripe);
         long slotArea = (long) (slotsPerStripe + 2) * slotBytes;
         long stripeBytes = g.stripeBytes;
         this.ringsOffset = (int) slotArea;
@@ -117,7 +140,7 @@ public final class KeyTable {
         try {
             for (int i = 0; i < stripeCount; i++) {
                 memory[i] = factory.allocate((int) stripeBytes);
-                stripes[i] = new Stripe();
+                stripes[i] = new Stripe(new Probe());
             }
         } catch (OutOfMemoryError e) {
             free();
@@ -226,8 +249,14 @@ public final class KeyTable {
         if (check == 0 && (keyword == EMPTY || keyword == TOMBSTONE)) {
             return reservedSlot + (int) keyword * slotBytes;
         }
-        int i = homeOf(keyword);
-        for (int probes = 0; probes < slotsPerStripe; probes++) {
+        int slot = findFrom(mem, homeOf(keyword), firstWindow, keyword, check);
+        return slot != NO_SLOT ? slot : findFrom(mem, secondHomeOf(keyword), secondWindow, keyword, check);
+    }
+
+    /** The key's slot in the window of one of its homes, or {@link #NO_SLOT}. */
+    private int findFrom(OffHeapMemory mem, int home, int window, long keyword, long check) {
+        int i = home;
+        for (int probes = 0; probes < window; probes++) {
             int offset = i * slotBytes;
             // Acquire: pairs with the release store that published the keyword, so its check and state are visible.
             long k = mem.getLongAcquire(offset);
@@ -250,37 +279,39 @@ public final class KeyTable {
         int stripeIndex = stripeOf(keyword);
         Stripe stripe = stripes[stripeIndex];
         OffHeapMemory mem = memory[stripeIndex];
+        int first = homeOf(keyword);
+        int second = secondHomeOf(keyword);
         synchronized (stripe) {
             for (;;) {
-                int reusable = -1;
-                int end = -1;
-                int i = homeOf(keyword);
-                for (int probes = 0; probes < slotsPerStripe; probes++) {
-                    int offset = i * slotBytes;
-                    // Plain is enough: keywords change only under this monitor, which we hold.
-                    long k = mem.getLongPlain(offset);
-                    if (k == EMPTY) {
-                        end = offset;
-                        break;
+                Probe probe = stripe.probe;
+                probe.scan(mem, first, firstWindow, keyword, check, stripeIndex, t);
+                if (probe.found < 0) {
+                    int reusable = probe.reusable;
+                    int end = probe.end;
+                    probe.scan(mem, second, secondWindow, keyword, check, stripeIndex, t);
+                    if (reusable >= 0 || end >= 0) { // the first window has room: it is preferred
+                        probe.reusable = reusable;
+                        probe.end = end;
                     }
-                    if (k == keyword && (!stringKeys || mem.getLongPlain(offset + 8) == check)) {
-                        return handle(stripeIndex, offset);
-                    }
-                    if (reusable < 0 && (k == TOMBSTONE || idle(stripeIndex, offset, t))) {
-                        reusable = offset;
-                    }
-                    i = next(i);
                 }
+                if (probe.found >= 0) {
+                    return handle(stripeIndex, probe.found);
+                }
+                int reusable = probe.reusable;
+                int end = probe.end;
                 if (reusable >= 0 && mem.getLongPlain(reusable) != TOMBSTONE) {
                     if (takeOverIdle(stripe, mem, stripeIndex, reusable, keyword, check, t)) {
                         return handle(stripeIndex, reusable);
                     }
                     continue; // the idle key was touched meanwhile: look again
                 }
+                if (reusable < 0 && end < 0) {
+                    return FULL; // both windows hold live keys only: the key has no place within its bound
+                }
                 boolean noRoom = stripe.live >= liveLimit || (reusable < 0 && stripe.nonEmpty >= slotsPerStripe - 1);
                 if (noRoom) {
                     if (evictOne(stripe, mem, stripeIndex, end >= 0 ? end : reusable, t)) {
-                        continue; // the chain may have changed: look again, now with room
+                        continue; // the windows may have changed: look again, now with room
                     }
                     return FULL;
                 }
@@ -297,6 +328,40 @@ public final class KeyTable {
                 }
                 stripe.live = stripe.live + 1;
                 return handle(stripeIndex, target);
+            }
+        }
+    }
+
+    /**
+     * One window's scan under the stripe's monitor: the key's slot, else the first tombstone or idle key before the
+     * first empty slot, and that empty slot (byte offsets, -1 for none). Kept per stripe, so a put allocates nothing.
+     */
+    private final class Probe {
+        int found;
+        int reusable;
+        int end;
+
+        void scan(OffHeapMemory mem, int home, int window, long keyword, long check, int stripeIndex, long t) {
+            found = -1;
+            reusable = -1;
+            end = -1;
+            int i = home;
+            for (int probes = 0; probes < window; probes++) {
+                int offset = i * slotBytes;
+                // Plain is enough: keywords change only under this monitor, which the caller holds.
+                long k = mem.getLongPlain(offset);
+                if (k == EMPTY) {
+                    end = offset;
+                    return;
+                }
+                if (k == keyword && (!stringKeys || mem.getLongPlain(offset + 8) == check)) {
+                    found = offset;
+                    return;
+                }
+                if (reusable < 0 && (k == TOMBSTONE || idle(stripeIndex, offset, t))) {
+                    reusable = offset;
+                }
+                i = next(i);
             }
         }
     }
@@ -404,24 +469,35 @@ public final class KeyTable {
         }
     }
 
-    /** Whether every key after slot {@code p} in its cluster has its home after {@code p}. */
+    /**
+     * Whether no key after slot {@code p} in its cluster has its probe chain run through {@code p}: a key's chain runs
+     * from the home it was put from ({@link #homeUsed}) to its slot, shorter than that home's window.
+     */
     private boolean noChainPassesThrough(OffHeapMemory mem, int p) {
         int j = next(p);
-        for (int walked = 0; walked < slotsPerStripe; walked++) {
+        for (int walked = 1; walked < secondWindow; walked++) {
             long k = mem.getLongPlain(j * slotBytes);
             if (k == EMPTY) {
                 return true;
             }
             if (k != TOMBSTONE) {
-                int toHome = Math.floorMod(homeOf(k) - p, slotsPerStripe);
-                int toSlot = Math.floorMod(j - p, slotsPerStripe);
-                if (toHome == 0 || toHome > toSlot) {
+                int home = homeUsed(k, j);
+                if (Math.floorMod(p - home, slotsPerStripe) < Math.floorMod(j - home, slotsPerStripe)) {
                     return false;
                 }
             }
             j = next(j);
         }
-        return false;
+        return true; // keys a second window or more after p cannot reach back to it
+    }
+
+    /**
+     * The home a key at slot {@code j} was put from. A key goes to its second home's window only when every slot of
+     * the first home's window holds a live key, so a key that sits inside its first home's window came from there.
+     */
+    private int homeUsed(long keyword, int j) {
+        int first = homeOf(keyword);
+        return Math.floorMod(j - first, slotsPerStripe) < firstWindow ? first : secondHomeOf(keyword);
     }
 
     /**
@@ -544,6 +620,14 @@ public final class KeyTable {
     private int homeOf(long keyword) {
         // Lemire's multiply-shift maps 32 hash bits onto [0, slotsPerStripe) without a division.
         return (int) (((keyword & 0xFFFF_FFFFL) * slotsPerStripe) >>> 32);
+    }
+
+    /**
+     * The second home: the high half of an odd multiple of the keyword, which depends on all its bits, so keys that
+     * share a first home (equal low 32 bits) spread over the stripe.
+     */
+    private int secondHomeOf(long keyword) {
+        return (int) ((((keyword * 0x9E37_79B9_7F4A_7C15L) >>> 32) * slotsPerStripe) >>> 32);
     }
 
     private static long handle(int stripe, int offset) {
