@@ -16,6 +16,11 @@ import java.util.Optional;
  */
 public interface RateLimiter extends AutoCloseable {
 
+    /** A lock-free, off-heap limiter on {@link Clock#system()} with default options. */
+    static RateLimiter create(RateLimitConfig config) {
+        return builder(config).build();
+    }
+
     /** A lock-free, off-heap limiter with default options; see {@link #builder(RateLimitConfig)} for the others. */
     static RateLimiter create(RateLimitConfig config, Clock clock) {
         return builder(config).clock(clock).build();

@@ -12,11 +12,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-/** The scenario of the core issue, decision by decision, through {@link RateLimiterService} on a ManualClock. */
+/** The seed scenario (default, API, user and user-API rules), decision by decision, through {@link RateLimiterService} on a ManualClock. */
 class ServiceScenarioTest {
 
     @Test
-    void decidesTheIssueScenarioExactly() {
+    void decidesTheSeedScenarioExactly() {
         List<String> decisions = new ArrayList<>();
         for (String line : Demo.scenarioLines()) {
             decisions.add(line.replaceAll("^t=\\s*(\\d+) ms\\s+(\\S+)\\s+(\\S+)\\s+x\\d+\\s+", "$1 $2/$3 "));

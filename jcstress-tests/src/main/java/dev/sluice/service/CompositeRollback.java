@@ -17,7 +17,7 @@ import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.III_Result;
 
 /**
- * Composite limits (issue 5): a rule of two limits, WIDE (2 per minute) tried before NARROW (1 per minute). Two actors
+ * Composite limits: a rule of two limits, WIDE (2 per minute) tried before NARROW (1 per minute). Two actors
  * each ask once at one frozen time: NARROW admits only one, and the loser's permit already taken from WIDE must be
  * given back. Result: actor 1 admitted, actor 2 admitted, then how many further permits WIDE grants on its own (the
  * arbiter asks it twice): exactly one, or a permit leaked (0) or was given back twice (2).

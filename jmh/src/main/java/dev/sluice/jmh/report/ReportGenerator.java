@@ -185,7 +185,7 @@ public final class ReportGenerator {
 
     private void targetsSection() {
         evaluateTargets();
-        md.append("\n## Targets of issue 4\n\n");
+        md.append("\n## Targets\n\n");
         String profile = meta.getProperty("profile", "");
         if (profile.equals("quick") || profile.equals("smoke")) {
             md.append("This is a **").append(profile).append("** run: one fork of short iterations per result, so a "
