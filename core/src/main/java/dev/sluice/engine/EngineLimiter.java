@@ -52,7 +52,7 @@ abstract class EngineLimiter implements RateLimiter {
         this.maxKeys = options.maxKeys;
         this.ringWords = ringWords;
         this.memory = MemoryFactory.of(options.memory);
-        this.time = new TimeLine(clock, config.windowNanos());
+        this.time = new TimeLine(clock, config.windowNanos(), config.alignmentNanos());
     }
 
     /**
