@@ -148,7 +148,8 @@ final class SluiceFormat {
                 throw burst.error("applies to token_bucket and leaky_bucket only, not "
                         + algorithm.name().toLowerCase(java.util.Locale.ROOT));
             }
-            config = config.withBurst(Fields.integer(burst, 1, config.maxBurst(), " for " + limit + per));
+            config = config.withBurst(Fields.integer(burst, 1, config.maxBurst(), " for a limit of " + limit + " per "
+                    + windowNode.text));
         }
         Node align = l.field("alignedTo");
         if (align != null) {
