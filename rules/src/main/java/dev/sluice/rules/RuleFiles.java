@@ -56,7 +56,7 @@ public final class RuleFiles {
 
     /**
      * The rules of an envoyproxy/ratelimit configuration file (YAML or JSON): descriptors keyed {@code user} and
-     * {@code api} (see {@code EnvoyFormat} and docs/rule-files.md). {@code fallbackDefault} is the default rule
+     * {@code api}, mapped as docs/rule-files.md shows; what does not map is refused with the reason. {@code fallbackDefault} is the default rule
      * unless a descriptor without values gives one.
      */
     public static RuleSet loadEnvoy(Path file, Rule fallbackDefault) throws RuleFileException {

@@ -13,6 +13,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -138,7 +139,7 @@ final class SluiceFormat {
                 + "sliding_window_log, sliding_window_counter, leaky_bucket"), Algorithm.class);
         Node windowNode = Fields.required(l, "window", "a duration such as 1s, 10m, 1h, 1d");
         Duration window = Fields.duration(windowNode, RateLimitConfig.MIN_WINDOW, RateLimitConfig.MAX_WINDOW);
-        String per = " for " + algorithm.name().toLowerCase(java.util.Locale.ROOT) + " per " + windowNode.text;
+        String per = " for " + algorithm.name().toLowerCase(Locale.ROOT) + " per " + windowNode.text;
         long limit = Fields.integer(Fields.required(l, "limit", "the number of permits per window"), 1,
                 RateLimitConfig.maxLimit(algorithm, window), per);
         RateLimitConfig config = RateLimitConfig.of(algorithm, limit, window);
@@ -146,7 +147,7 @@ final class SluiceFormat {
         if (burst != null) {
             if (algorithm != Algorithm.TOKEN_BUCKET && algorithm != Algorithm.LEAKY_BUCKET) {
                 throw burst.error("applies to token_bucket and leaky_bucket only, not "
-                        + algorithm.name().toLowerCase(java.util.Locale.ROOT));
+                        + algorithm.name().toLowerCase(Locale.ROOT));
             }
             config = config.withBurst(Fields.integer(burst, 1, config.maxBurst(), " for a limit of " + limit + " per "
                     + windowNode.text));
