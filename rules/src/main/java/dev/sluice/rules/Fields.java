@@ -77,7 +77,7 @@ final class Fields {
 
     /** A UTC offset: {@code Z}, {@code UTC}, {@code +HH:MM} or {@code -HH:MM}, within 18 hours. */
     static ZoneOffset offset(Node n) throws RuleFileException {
-        String allowed = "Z, UTC or an offset such as +02:00, -05:30 (at most 18 hours; quote it in YAML)";
+        String allowed = "Z, UTC or an offset such as +02:00, -05:30 (at most 18 hours)";
         String text = expect(n, Node.Kind.STRING, allowed).text;
         if (text.equals("UTC")) {
             return ZoneOffset.UTC;

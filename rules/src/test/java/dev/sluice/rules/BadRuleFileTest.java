@@ -78,7 +78,7 @@ class BadRuleFileTest {
                 + "only, not TOKEN_BUCKET", bucket.getMessage());
         RuleFileException zone = yaml("default: {algorithm: fixed_window, limit: 10, window: 1d, alignedTo: CET}\n");
         assertEquals("rules.yaml:1:59: default.alignedTo: 'CET' is not a UTC offset; write Z, UTC or an offset such as "
-                + "+02:00, -05:30 (at most 18 hours; quote it in YAML)", zone.getMessage());
+                + "+02:00, -05:30 (at most 18 hours)", zone.getMessage());
     }
 
     @Test

@@ -68,6 +68,15 @@ class RuleFilesTest {
     }
 
     @Test
+    void offsetsReadQuotedOrNotAndUtcByName() throws Exception {
+        for (String[] c : new String[][] {{"-05:30", "-05:30"}, {"'+02:00'", "+02:00"}, {"UTC", "Z"}, {"Z", "Z"}}) {
+            RuleSet rules = RuleFiles.parse("default: {algorithm: fixed_window, limit: 3, window: 1d, alignedTo: "
+                    + c[0] + "}", "inline", RuleFiles.Format.YAML);
+            assertEquals(ZoneOffset.of(c[1]), rules.defaultRule().limits().get(0).alignment(), c[0]);
+        }
+    }
+
+    @Test
     void durationsAddUpTheirParts() {
         assertEquals(Duration.ofMinutes(90), Durations.parse("1h30m"));
         assertEquals(Duration.ofMillis(1500), Durations.parse("1s500ms"));
