@@ -4,7 +4,10 @@ package dev.sluice;
 public enum Algorithm {
     /** Capacity {@code limit} (or the configured burst), refilled continuously at {@code limit} per window. GCRA in one {@code long}. */
     TOKEN_BUCKET,
-    /** At most {@code limit} per window; windows are {@code [k*W, (k+1)*W)} on the clock's time line. */
+    /**
+     * At most {@code limit} per window; windows are {@code [k*W, (k+1)*W)} on the clock's time line, shifted by the
+     * config's {@linkplain RateLimitConfig#alignedTo alignment}.
+     */
     FIXED_WINDOW,
     /** At most {@code limit} admitted in any interval {@code (t - W, t]}: exact, one ring of timestamps per key. */
     SLIDING_WINDOW_LOG,

@@ -4,7 +4,8 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A clock moved only by its owner, for deterministic tests and trace replay. Starts at 0.
+ * A clock moved only by its owner, for deterministic tests and trace replay. Starts at 0. Read as nanoseconds since
+ * 1970 (UTC), it stands in for {@link Clock#epoch()}: set it to a calendar time to test calendar windows.
  * Thread-safe: the time is a volatile field, so a change is visible to every thread at once.
  * It may be moved backwards, to test that a limiter never grants extra permits when it is.
  */

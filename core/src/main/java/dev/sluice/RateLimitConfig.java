@@ -2,6 +2,7 @@ package dev.sluice;
 
 import dev.sluice.engine.Human;
 import java.time.Duration;
+import java.time.ZoneOffset;
 import java.util.Objects;
 
 /**
@@ -16,7 +17,15 @@ import java.util.Objects;
  *       least 1 ns; the window counters need enough bits left for the window number over {@link #HORIZON_NANOS};
  *       the sliding log holds at most {@value #MAX_LOG_LIMIT} timestamps per key.</li>
  *   <li>{@code burst} (token and leaky bucket only, defaults to {@code limit}): 1 to {@link #maxBurst()}.</li>
+ *   <li>{@code alignment} (fixed window and sliding window counter only, defaults to UTC): any {@link ZoneOffset}.</li>
  * </ul>
+ *
+ * <p><b>Calendar windows.</b> Fixed and sliding-counter windows fall on multiples of the window on the limiter's
+ * clock, shifted by the {@linkplain #alignedTo alignment}: a window starts wherever {@code clock + offset} is a
+ * multiple of {@code W}. With {@link Clock#epoch()} (nanoseconds since 1970, UTC) a day window therefore starts at
+ * 00:00 UTC on every node, as on the Redis backend; {@code alignedTo(ZoneOffset.ofHours(2))} makes it start at
+ * 00:00 at +02:00 (22:00 UTC). On {@link Clock#system()} the time line has no calendar meaning, so neither has the
+ * alignment.
  */
 public final class RateLimitConfig {
 
@@ -46,13 +55,14 @@ public final class RateLimitConfig {
     private final Duration window;
     private final long windowNanos;
     private final long burst;
+    private final ZoneOffset alignment;
 
     /** {@code limit} permits per {@code windowMillis} milliseconds. */
     public RateLimitConfig(Algorithm algorithm, int limit, long windowMillis) {
-        this(algorithm, limit, checkedMillis(windowMillis), -1);
+        this(algorithm, limit, checkedMillis(windowMillis), -1, ZoneOffset.UTC);
     }
 
-    private RateLimitConfig(Algorithm algorithm, long limit, Duration window, long burst) {
+    private RateLimitConfig(Algorithm algorithm, long limit, Duration window, long burst, ZoneOffset alignment) {
         this.algorithm = Objects.requireNonNull(algorithm, "algorithm must not be null");
         Objects.requireNonNull(window, "window must not be null");
         if (window.compareTo(MIN_WINDOW) < 0 || window.compareTo(MAX_WINDOW) > 0) {
@@ -80,11 +90,17 @@ public final class RateLimitConfig {
             }
             this.burst = burst;
         }
+        this.alignment = Objects.requireNonNull(alignment, "alignment must not be null");
+        if (alignment.getTotalSeconds() != 0 && algorithm != Algorithm.FIXED_WINDOW
+                && algorithm != Algorithm.SLIDING_WINDOW_COUNTER) {
+            throw new IllegalArgumentException("alignment applies to FIXED_WINDOW and SLIDING_WINDOW_COUNTER only, not "
+                    + algorithm);
+        }
     }
 
     /** {@code limit} permits per {@code window}. */
     public static RateLimitConfig of(Algorithm algorithm, long limit, Duration window) {
-        return new RateLimitConfig(algorithm, limit, window, -1);
+        return new RateLimitConfig(algorithm, limit, window, -1, ZoneOffset.UTC);
     }
 
     /**
@@ -92,7 +108,17 @@ public final class RateLimitConfig {
      * TOKEN_BUCKET and LEAKY_BUCKET only.
      */
     public RateLimitConfig withBurst(long burst) {
-        return new RateLimitConfig(algorithm, limit, window, burst);
+        return new RateLimitConfig(algorithm, limit, window, burst, alignment);
+    }
+
+    /**
+     * The same limit with its windows aligned to {@code offset}: windows start where the clock plus the offset is a
+     * multiple of the window, so with {@link Clock#epoch()} a day starts at 00:00 in that offset (see the class
+     * comment). FIXED_WINDOW and SLIDING_WINDOW_COUNTER only (the buckets and the log have no windows to align);
+     * {@link ZoneOffset#UTC}, the default, is accepted for every algorithm.
+     */
+    public RateLimitConfig alignedTo(ZoneOffset offset) {
+        return new RateLimitConfig(algorithm, limit, window, burst == limit ? -1 : burst, offset);
     }
 
     public Algorithm algorithm() {
@@ -115,6 +141,16 @@ public final class RateLimitConfig {
     /** The most permits one key can take at once: the capacity of a bucket, {@code limit} for the others. */
     public long burst() {
         return burst;
+    }
+
+    /** The offset windows are aligned to ({@link ZoneOffset#UTC} unless set by {@link #alignedTo}). */
+    public ZoneOffset alignment() {
+        return alignment;
+    }
+
+    /** The alignment in nanoseconds: a window starts where {@code clock + alignmentNanos()} is a multiple of it. */
+    public long alignmentNanos() {
+        return alignment.getTotalSeconds() * 1_000_000_000L;
     }
 
     /** The largest limit {@code algorithm} supports with {@code window} (see the class comment). */
@@ -174,16 +210,17 @@ public final class RateLimitConfig {
         }
         RateLimitConfig that = (RateLimitConfig) o;
         return algorithm == that.algorithm && limit == that.limit && windowNanos == that.windowNanos
-                && burst == that.burst;
+                && burst == that.burst && alignment.equals(that.alignment);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(algorithm, limit, windowNanos, burst);
+        return Objects.hash(algorithm, limit, windowNanos, burst, alignment);
     }
 
     @Override
     public String toString() {
-        return algorithm + " " + limit + "/" + window + (burst != limit ? " burst " + burst : "");
+        return algorithm + " " + limit + "/" + window + (burst != limit ? " burst " + burst : "")
+                + (alignment.getTotalSeconds() != 0 ? " aligned to " + alignment : "");
     }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.sluice.reference.ReferenceRateLimiter;
 import java.time.Duration;
+import java.time.ZoneOffset;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -30,6 +31,20 @@ class DifferentialTest {
             compare(config, MemoryBackend.AUTO, seed++);
             if (algorithm == Algorithm.TOKEN_BUCKET || algorithm == Algorithm.LEAKY_BUCKET) {
                 compare(config.withBurst(Math.max(1, lw[0] / 2)), MemoryBackend.AUTO, seed++);
+            }
+        }
+    }
+
+    /** Windows shifted by an offset fall on the same boundaries in both, day windows included. */
+    @ParameterizedTest
+    @EnumSource(value = Algorithm.class, names = {"FIXED_WINDOW", "SLIDING_WINDOW_COUNTER"})
+    void engineAgreesWithReferenceOnWindowsAlignedToAnOffset(Algorithm algorithm) {
+        long seed = 0xA1_0000L + algorithm.ordinal() * 16L;
+        for (int minutes : new int[] {-570, -300, 90, 330, 840}) {
+            for (long[] lw : LIMITS_AND_WINDOWS_MS) {
+                RateLimitConfig config = RateLimitConfig.of(algorithm, lw[0], Duration.ofMillis(lw[1]))
+                        .alignedTo(ZoneOffset.ofTotalSeconds(minutes * 60));
+                compare(config, MemoryBackend.AUTO, seed++);
             }
         }
     }

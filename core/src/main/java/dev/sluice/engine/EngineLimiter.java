@@ -46,7 +46,7 @@ abstract class EngineLimiter implements RateLimiter {
         this.clock = options.clock;
         this.fullTablePolicy = options.fullTablePolicy;
         this.memory = MemoryFactory.of(options.memory);
-        this.time = new TimeLine(clock, config.windowNanos());
+        this.time = new TimeLine(clock, config.windowNanos(), config.alignmentNanos());
     }
 
     /**

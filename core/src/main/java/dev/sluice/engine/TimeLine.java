@@ -10,8 +10,9 @@ import java.lang.invoke.VarHandle;
  * algorithms see.
  *
  * <ul>
- *   <li>The origin is the first reading rounded down to a multiple of the window, so windows fall on
- *       {@code [k*W, (k+1)*W)} from it.</li>
+ *   <li>The origin is the latest reading at or before the first one at which {@code reading + alignment} is a
+ *       multiple of the window, so windows fall on {@code [k*W, (k+1)*W)} from it: on multiples of W on the clock's
+ *       time line, shifted by the config's alignment (on {@link Clock#epoch()}, calendar windows).</li>
  *   <li>{@code t = now - origin} as a wrapping difference, as {@link System#nanoTime()} requires: a clock that
  *       passes {@code Long.MAX_VALUE} and wraps keeps counting, valid while readings stay within 2^63 ns (292
  *       years) of the origin. A difference below 0 (a reading before the origin) counts as 0; one past the horizon
@@ -42,12 +43,15 @@ final class TimeLine {
     @SuppressWarnings("unused") // accessed through CLOCK_MARK
     private long clockMark;
 
-    TimeLine(Clock clock, long windowNanos) {
+    TimeLine(Clock clock, long windowNanos, long alignmentNanos) {
         this.clock = clock;
         long first = clock.nanoTime();
+        // Each term reduced first, so the sum cannot overflow (2 W < 2^63).
+        long phase = Math.floorMod(Math.floorMod(first, windowNanos) + Math.floorMod(alignmentNanos, windowNanos),
+                windowNanos);
         // Wrapping subtraction: below Long.MIN_VALUE the origin wraps to the top of the range, and differences
         // from it are still right.
-        this.origin = first - Math.floorMod(first, windowNanos);
+        this.origin = first - phase;
     }
 
     /** The elapsed time of a reading of the limiter's own clock. */

@@ -7,7 +7,8 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The reference limiter's time line: clock readings to elapsed time {@code t} in {@code [0, HORIZON_NANOS]}.
  *
- * <p>The origin is the first reading rounded down to a multiple of the window. It is kept as
+ * <p>The origin is the latest time at or before the first reading where {@code time + alignment} is a multiple of
+ * the window. It is kept as
  * {@code firstReading - offset} and never computed: {@code t = (now - firstReading) + offset}, where
  * {@code now - firstReading} is a wrapping difference (readings compare by difference, as {@link System#nanoTime()}
  * requires) and the addition saturates. Below 0 counts as 0, past the horizon as the horizon.
@@ -26,10 +27,11 @@ final class ElapsedTime {
     /** The largest elapsed time read from the clock so far (0 at first). */
     private final AtomicLong clockSeen = new AtomicLong();
 
-    ElapsedTime(Clock clock, long windowNanos) {
+    ElapsedTime(Clock clock, long windowNanos, long alignmentNanos) {
         this.clock = clock;
         this.firstReading = clock.nanoTime();
-        this.offset = Math.floorMod(firstReading, windowNanos);
+        this.offset = Math.floorMod(Math.floorMod(firstReading, windowNanos) + Math.floorMod(alignmentNanos, windowNanos),
+                windowNanos);
     }
 
     /**

@@ -23,7 +23,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>Memory: unbounded, one map entry per key ever seen until {@link #close()}; the table is never full
  *       ({@link #tableFullEvents()} is always 0).</li>
  *   <li>Time: elapsed time is the reading minus an origin (the constructor's clock reading rounded down to a multiple
- *       of the window), clamped to {@code [0, RateLimitConfig.HORIZON_NANOS]} with no overflow. Readings compare
+ *       of the window, shifted by the config's alignment), clamped to {@code [0, RateLimitConfig.HORIZON_NANOS]}
+ *       with no overflow. Readings compare
  *       by wrapping difference, so a clock that wraps past {@code Long.MAX_VALUE} keeps counting. A reading earlier
  *       than the latest one its key has seen counts as that latest one: a clock that steps back is no time passing
  *       for that key and never grants permits; other keys are not affected. A reading more than
@@ -53,7 +54,7 @@ public final class ReferenceRateLimiter implements RateLimiter {
         this.config = Objects.requireNonNull(config, "config must not be null");
         this.clock = Objects.requireNonNull(clock, "clock must not be null");
         this.limits = Limits.of(config);
-        this.time = new ElapsedTime(clock, config.windowNanos());
+        this.time = new ElapsedTime(clock, config.windowNanos(), config.alignmentNanos());
     }
 
     @Override

@@ -17,7 +17,7 @@ class TimeLineTest {
     private static TimeLine at(long firstReading, long window) {
         ManualClock clock = new ManualClock();
         clock.setNanos(firstReading);
-        return new TimeLine(clock, window);
+        return new TimeLine(clock, window, 0);
     }
 
     @Test
@@ -68,9 +68,22 @@ class TimeLineTest {
     }
 
     @Test
+    void anAlignmentShiftsTheOriginToWhereReadingPlusAlignmentIsAMultipleOfTheWindow() {
+        ManualClock clock = new ManualClock();
+        clock.setNanos(1_234_567);
+        assertEquals(1_233_700, new TimeLine(clock, 1000, 300).origin());
+        assertEquals(1_234_300, new TimeLine(clock, 1000, -300).origin());
+        assertEquals(1_234_000, new TimeLine(clock, 1000, 7000).origin());
+        clock.setNanos(Long.MAX_VALUE);
+        long origin = new TimeLine(clock, 1000, Long.MAX_VALUE).origin();
+        assertEquals(0, Math.floorMod(Math.floorMod(origin, 1000) + Math.floorMod(Long.MAX_VALUE, 1000), 1000));
+        assertTrue(Long.MAX_VALUE - origin >= 0 && Long.MAX_VALUE - origin < 1000);
+    }
+
+    @Test
     void theLeadIsMeasuredFromTheClockNow() {
         ManualClock clock = new ManualClock();
-        TimeLine line = new TimeLine(clock, 1000);
+        TimeLine line = new TimeLine(clock, 1000, 0);
         assertThrows(IllegalArgumentException.class, () -> line.callerElapsed(2 * LEAD));
         clock.setNanos(LEAD);
         assertEquals(2 * LEAD, line.callerElapsed(2 * LEAD));

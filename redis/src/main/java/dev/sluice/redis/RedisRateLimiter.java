@@ -655,6 +655,10 @@ public final class RedisRateLimiter implements RateLimiter {
         /** Checks the config against what the scripts compute exactly, then loads the script once. */
         public RedisRateLimiter build() {
             long w = config.windowNanos();
+            if (config.alignmentNanos() != 0) {
+                throw new IllegalArgumentException("alignment must be UTC on Redis (its scripts count windows from "
+                        + "1970 on Redis TIME), was " + config.alignment());
+            }
             if (w % 1000 != 0) {
                 throw new IllegalArgumentException("window must be a whole number of microseconds on Redis, was "
                         + config.window());
