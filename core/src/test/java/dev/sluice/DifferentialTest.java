@@ -93,7 +93,7 @@ class DifferentialTest {
                     }
                     continue;
                 }
-                // String keys: one-part for even k, two-part for odd k: with the long keys, at most 2 * keys in the one table.
+                // String keys: one-part for even k, two-part for odd k; with the long keys, 2 * keys at most.
                 int kind = random.nextBoolean() ? 0 : 1 + k % 2;
                 boolean a = kind == 0 ? engine.tryAcquire(k, permits, now, actual)
                         : kind == 1 ? engine.tryAcquire("k" + k, permits, now, actual)
