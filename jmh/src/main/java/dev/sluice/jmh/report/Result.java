@@ -74,8 +74,8 @@ final class Result {
     }
 
     private static double number(Object v) {
-        if (v instanceof Double) {
-            return (Double) v;
+        if (v instanceof Number) {
+            return ((Number) v).doubleValue();
         }
         if (v instanceof String) {
             try {
