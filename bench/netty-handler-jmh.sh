@@ -3,9 +3,8 @@
 # same EmbeddedChannel without it. Short by design; extra arguments go to JMH.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-mvn -B -q -pl netty -am test-compile
-mvn -B -q -pl netty dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=netty/target/bench.cp
-# The reactor's classes first, so the benchmark runs this tree's core and not an installed one.
-cp="core/target/classes:netty/target/classes:netty/target/test-classes:$(cat netty/target/bench.cp)"
+# In the reactor, so the class path names this tree's core/target/classes, not an installed sluice-core.
+mvn -B -q -pl netty -am test-compile dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/bench.cp
+cp="netty/target/classes:netty/target/test-classes:$(cat netty/target/bench.cp)"
 exec java -cp "$cp" org.openjdk.jmh.Main 'dev.sluice.netty.bench.HandlerBenchmark' -f 1 -wi 2 -w 1s -i 3 -r 1s \
     -prof gc "$@"

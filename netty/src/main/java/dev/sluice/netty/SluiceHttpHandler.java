@@ -47,8 +47,9 @@ import java.util.function.BiConsumer;
  * be local (the lock-free engine: no I/O, no lock). A remote backend is not for this handler.
  *
  * <p>One instance per channel (it holds the connection's key and the fields of the responses still owed):
- * not sharable. Pipelined requests are answered in order; the fields of up to {@value #PIPELINE} outstanding
- * admitted requests are kept, and a response beyond that goes without them.
+ * not sharable. The fields of up to {@value #PIPELINE} admitted requests still awaiting their response are kept,
+ * and a response beyond that goes without them. A denial is written at once: with HTTP/1.1 pipelining it can
+ * overtake the response to an earlier admitted request that the application has not written yet.
  */
 public final class SluiceHttpHandler extends ChannelDuplexHandler {
 
