@@ -6,7 +6,9 @@ import java.nio.charset.StandardCharsets;
  * One text per resource path, so that a rate limit keyed by path cannot be escaped by spelling the path another
  * way. In one pass, allocating nothing:
  * <ol>
- *   <li>the query and fragment are dropped;</li>
+ *   <li>the query and fragment are dropped, and so are path parameters (from a raw {@code ;} to the end of its
+ *       segment: {@code /pay;jsessionid=1} is {@code /pay}), since servlet containers map a request without them;
+ *       an encoded {@code %3B} is kept;</li>
  *   <li>percent-encoding is normalized (RFC 3986 §6.2.2.2): an encoded unreserved character ({@code ALPHA DIGIT - . _ ~})
  *       is decoded, every other encoding is kept with upper-case hex, so an encoded {@code /} ({@code %2F}) stays
  *       distinct from a segment separator; a character that may not appear raw in a path (space, non-ASCII,
@@ -64,6 +66,13 @@ public final class PathNormalizer {
             if (c == '/') {
                 p = endSegment(out, segStart, p);
                 segStart = p;
+                continue;
+            }
+            if (c == ';') {
+                // Path parameters: dropped up to the next segment, as servlet containers do when they map.
+                while (i + 1 < to && raw.charAt(i + 1) != '/' && raw.charAt(i + 1) != '?' && raw.charAt(i + 1) != '#') {
+                    i++;
+                }
                 continue;
             }
             if (out.length - p < 12) {

@@ -75,6 +75,15 @@ class PathNormalizerTest {
     }
 
     @Test
+    void pathParametersAreDroppedButAnEncodedSemicolonIsKept() {
+        assertEquals("/pay", n("/pay;jsessionid=1"));
+        assertEquals("/pay/now", n("/pay;a=1/now;b"));
+        assertEquals("/pay", n("/pay;x/?q=1"));
+        assertEquals("/pay%3Bx", n("/pay%3bx"));
+        assertEquals("/pay", n("/x;y/../pay"));
+    }
+
+    @Test
     void rootAndEmptyAreTheRoot() {
         assertEquals("/", n(""));
         assertEquals("/", n("/"));

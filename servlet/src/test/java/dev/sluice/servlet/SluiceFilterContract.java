@@ -125,7 +125,7 @@ abstract class SluiceFilterContract {
     void noSpellingOfARoutePathEscapesItsLimit() throws Exception {
         startDefault();
         String[] spellings = {"/pay", "/pay/", "/pay/../pay", "//pay", "/p%61y", "/./pay", "/pay//", "/x/../pay",
-            "/%70ay?x=1"};
+            "/%70ay?x=1", "/pay;jsessionid=1", "/pay;x=1/"};
         int admitted = 0;
         for (String p : spellings) {
             HttpResponse<String> r = get(p);
