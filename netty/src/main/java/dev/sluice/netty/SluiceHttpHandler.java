@@ -5,7 +5,6 @@ import dev.sluice.RateLimiterService;
 import dev.sluice.http.ClientAddressResolver;
 import dev.sluice.http.DecisionHeaders;
 import dev.sluice.http.HttpRequestView;
-import dev.sluice.http.RateLimitHeaders;
 import dev.sluice.http.Routes;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelDuplexHandler;
@@ -62,7 +61,9 @@ public final class SluiceHttpHandler extends ChannelDuplexHandler {
     private final DecisionHeaders headers;
 
     private final Decision decision = new Decision();
-    private final RateLimitHeaders[] owedHeaders = new RateLimitHeaders[PIPELINE];
+    /** The (user, api) of each admitted request still owed its fields, in arrival order. */
+    private final String[] owedUsers = new String[PIPELINE];
+    private final String[] owedApis = new String[PIPELINE];
     private final Decision[] owedDecisions = new Decision[PIPELINE];
     private int owedHead;
     private int owedCount;
@@ -92,15 +93,14 @@ public final class SluiceHttpHandler extends ChannelDuplexHandler {
             if (api == null) {
                 api = routes.resolve(uri.substring(pathStart(uri)));
             }
-            RateLimitHeaders fields = headers.headersFor(user, api);
             if (service.allow(user, api, 1, decision)) {
-                owe(fields);
+                owe(user, api);
                 discarding = false;
                 ctx.fireChannelRead(msg);
             } else {
                 discarding = !(msg instanceof LastHttpContent);
                 ReferenceCountUtil.release(msg);
-                deny(ctx, request, fields);
+                deny(ctx, request, user, api);
             }
             return;
         }
@@ -117,14 +117,12 @@ public final class SluiceHttpHandler extends ChannelDuplexHandler {
         if (msg instanceof HttpResponse && ((HttpResponse) msg).status().code() >= 200) {
             HttpResponse response = (HttpResponse) msg;
             if (owedCount > 0) {
-                RateLimitHeaders fields = owedHeaders[owedHead];
-                Decision d = owedDecisions[owedHead];
-                owedHeaders[owedHead] = null;
+                int slot = owedHead;
                 owedHead = (owedHead + 1) % PIPELINE;
                 owedCount--;
-                if (fields != null) {
-                    fields.write(d, sink.to(response.headers()));
-                }
+                headers.write(owedUsers[slot], owedApis[slot], owedDecisions[slot], sink.to(response.headers()));
+                owedUsers[slot] = null;
+                owedApis[slot] = null;
             } else if (overflow > 0) {
                 overflow--;
             }
@@ -132,24 +130,23 @@ public final class SluiceHttpHandler extends ChannelDuplexHandler {
         ctx.write(msg, promise);
     }
 
-    private void owe(RateLimitHeaders fields) {
+    private void owe(String user, String api) {
         if (owedCount == PIPELINE || overflow > 0) {
             overflow++;
             return;
         }
         int slot = (owedHead + owedCount) % PIPELINE;
-        owedHeaders[slot] = fields;
+        owedUsers[slot] = user;
+        owedApis[slot] = api;
         owedDecisions[slot].copyFrom(decision);
         owedCount++;
     }
 
-    private void deny(ChannelHandlerContext ctx, HttpRequest request, RateLimitHeaders fields) {
+    private void deny(ChannelHandlerContext ctx, HttpRequest request, String user, String api) {
         FullHttpResponse response = new DefaultFullHttpResponse(request.protocolVersion(),
                 HttpResponseStatus.TOO_MANY_REQUESTS, Unpooled.EMPTY_BUFFER);
         HttpHeaders h = response.headers();
-        if (fields != null) {
-            fields.write(decision, sink.to(h));
-        }
+        headers.write(user, api, decision, sink.to(h));
         h.setInt(HttpHeaderNames.CONTENT_LENGTH, 0);
         // A body still arriving is read and dropped, so the connection stays usable for the next request.
         boolean keepAlive = HttpUtil.isKeepAlive(request);
