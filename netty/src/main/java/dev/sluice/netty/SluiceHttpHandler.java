@@ -4,7 +4,6 @@ import dev.sluice.Decision;
 import dev.sluice.RateLimiterService;
 import dev.sluice.http.ClientAddressResolver;
 import dev.sluice.http.DecisionHeaders;
-import dev.sluice.http.HttpRequestView;
 import dev.sluice.http.Routes;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelDuplexHandler;
@@ -22,9 +21,6 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
-import java.net.InetSocketAddress;
-import java.net.SocketAddress;
-import java.util.List;
 import java.util.Objects;
 import java.util.function.BiConsumer;
 
@@ -193,41 +189,6 @@ public final class SluiceHttpHandler extends ChannelDuplexHandler {
         @Override
         public void accept(String name, String value) {
             target.add(name, value);
-        }
-    }
-
-    /** A Netty request as a key resolver reads it. */
-    private static final class NettyRequestView implements HttpRequestView {
-        private final SocketAddress peer;
-        private final HttpRequest request;
-
-        NettyRequestView(SocketAddress peer, HttpRequest request) {
-            this.peer = peer;
-            this.request = request;
-        }
-
-        @Override
-        public String rawPath() {
-            String uri = request.uri();
-            return uri.substring(pathStart(uri));
-        }
-
-        @Override
-        public String peerAddress() {
-            if (peer instanceof InetSocketAddress && ((InetSocketAddress) peer).getAddress() != null) {
-                return ((InetSocketAddress) peer).getAddress().getHostAddress();
-            }
-            return String.valueOf(peer);
-        }
-
-        @Override
-        public String principal() {
-            return null;
-        }
-
-        @Override
-        public List<String> headers(String name) {
-            return request.headers().getAll(name);
         }
     }
 }
