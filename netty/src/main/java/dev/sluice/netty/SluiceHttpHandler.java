@@ -39,7 +39,7 @@ import java.util.function.BiConsumer;
  * request.
  *
  * <p>Event loop: the decision runs on the channel's event loop and must not block, so the service's limiters must
- * be local (the lock-free engine: no I/O, no lock). A remote backend is not for this handler.
+ * be local (the lock-free engine: no I/O, no lock). For a remote backend use {@link SluiceAsyncHttpHandler}.
  *
  * <p>One instance per channel (it holds the connection's key and the fields of the responses still owed):
  * not sharable. The fields of up to {@value #PIPELINE} admitted requests still awaiting their response are kept,

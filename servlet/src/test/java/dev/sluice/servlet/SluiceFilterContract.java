@@ -1,7 +1,6 @@
 package dev.sluice.servlet;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sluice.Algorithm;
 import dev.sluice.ManualClock;
@@ -131,7 +130,7 @@ abstract class SluiceFilterContract {
             HttpResponse<String> r = get(p);
             if (r.statusCode() == 200) {
                 admitted++;
-                assertTrue(field(r, "RateLimit-Policy").equals(Optional.of(PAY_POLICY)), p);
+                assertEquals(Optional.of(PAY_POLICY), field(r, "RateLimit-Policy"), p);
             }
         }
         assertEquals(2, admitted);
