@@ -2,65 +2,69 @@ package dev.sluice.http;
 
 import com.sun.net.httpserver.Filter;
 import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpPrincipal;
 import dev.sluice.Decision;
 import dev.sluice.RateLimiterService;
-import dev.sluice.Rule;
-import dev.sluice.RuleSet;
 import java.io.IOException;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * An example of Sluice in front of a JDK {@code com.sun.net.httpserver} handler: each request is one permit of
- * the {@link RateLimiterService}, with the user taken from a request header (by default {@value #USER_HEADER};
- * the client's IP address when it is absent) and the api from the request path. An admitted request goes on down
- * the chain; a denied one is answered {@code 429} with an empty body. Both carry the fields of
- * {@link RateLimitHeaders} for the rule that decided.
+ * Sluice in front of a JDK {@code com.sun.net.httpserver} handler: each request is one permit of the
+ * {@link RateLimiterService}, the user chosen by a {@link KeyResolver} and the api by {@link Routes}. An admitted
+ * request goes on down the chain; a denied one is answered {@code 429} with an empty body. Both carry the fields
+ * of {@link RateLimitHeaders} for the rule that decided (see {@link DecisionHeaders}).
  *
- * <p>Policy names are the rule's scope kind: {@code default}, {@code user}, {@code api} or {@code user-api}, so
- * that no user name or path leaks into a header. The rule is found with the same precedence as the service:
- * (user, api), api, user, default, skipping shadow rules. It is read from {@link RateLimiterService#rules()} next
- * to the decision, not with it, so a request that races a reconfiguration may name the new rule's policy beside
- * the old rule's decision (the {@code r} and {@code t} values are always the decision's own).
+ * <p>By default the user is the authenticated principal (from the context's {@code Authenticator}), else the
+ * client address (/32, /64, no proxy trusted), and the api is the normalized path.
  *
  * <p>Thread-safe: one filter serves every request thread; each thread reuses its own {@link Decision}.
  */
 public final class SluiceHttpFilter extends Filter {
 
-    /** The request header that names the user, unless another is given. */
+    /** The request header the deprecated constructor reads the user from. */
     public static final String USER_HEADER = "X-User";
 
     private final RateLimiterService service;
-    private final String userHeader;
+    private final KeyResolver users;
+    private final Routes routes;
+    private final DecisionHeaders headers;
     private final ThreadLocal<Decision> decisions = ThreadLocal.withInitial(Decision::new);
-    /** Headers per rule, for the rule set they were built from; replaced whole when the rule set changes. */
-    private volatile HeaderCache cache;
 
-    /** A filter keyed by the {@value #USER_HEADER} header. */
+    /** Keyed by principal, else client address, and by normalized path. */
     public SluiceHttpFilter(RateLimiterService service) {
-        this(service, USER_HEADER);
+        this(service, KeyResolver.principal(KeyResolver.clientAddress(ClientAddressResolver.peer())),
+                Routes.normalizedPaths());
     }
 
+    /**
+     * Keyed by the header {@code userHeader}, believed from every peer, else by client address.
+     *
+     * @deprecated any client can send the header and so choose its own key; use
+     *             {@link KeyResolver#trustedHeader} with the proxies that set it
+     */
+    @Deprecated
     public SluiceHttpFilter(RateLimiterService service, String userHeader) {
+        this(service, KeyResolver.trustedHeader(Objects.requireNonNull(userHeader, "userHeader must not be null"),
+                ClientAddressResolver.builder().trustedProxies("0.0.0.0/0", "::/0").build(),
+                KeyResolver.clientAddress(ClientAddressResolver.peer())), Routes.normalizedPaths());
+    }
+
+    public SluiceHttpFilter(RateLimiterService service, KeyResolver users, Routes routes) {
         this.service = Objects.requireNonNull(service, "service must not be null");
-        this.userHeader = Objects.requireNonNull(userHeader, "userHeader must not be null");
+        this.users = Objects.requireNonNull(users, "users must not be null");
+        this.routes = Objects.requireNonNull(routes, "routes must not be null");
+        this.headers = new DecisionHeaders(service);
     }
 
     @Override
     public void doFilter(HttpExchange exchange, Chain chain) throws IOException {
-        String user = exchange.getRequestHeaders().getFirst(userHeader);
-        if (user == null) {
-            user = exchange.getRemoteAddress().getAddress().getHostAddress();
-        }
-        String api = exchange.getRequestURI().getPath();
+        HttpRequestView view = new ExchangeView(exchange);
+        String user = users.resolve(view);
+        String api = routes.resolve(view);
         Decision decision = decisions.get();
         boolean allowed = service.allow(user, api, 1, decision);
-        RateLimitHeaders headers = headersFor(user, api);
-        if (headers != null) {
-            headers.write(decision, exchange.getResponseHeaders()::add);
-        }
+        headers.write(user, api, decision, exchange.getResponseHeaders()::add);
         if (allowed) {
             chain.doFilter(exchange);
         } else {
@@ -71,57 +75,36 @@ public final class SluiceHttpFilter extends Filter {
 
     @Override
     public String description() {
-        return "Sluice rate limit by " + userHeader + " and path";
+        return "Sluice rate limit by client key and route";
     }
 
-    /** The headers of the enforcing rule for (user, api), or null when only shadow rules apply. */
-    private RateLimitHeaders headersFor(String user, String api) {
-        RuleSet rules = service.rules();
-        // Volatile read: a cache built for this very rule set is valid; any other is replaced below.
-        HeaderCache c = cache;
-        if (c == null || c.rules != rules) {
-            c = new HeaderCache(rules);
-            // Volatile write: publishes an empty cache; a racing thread at worst builds its own and one wins.
-            cache = c;
-        }
-        Rule r = rules.userApiRule(user, api);
-        if (enforces(r)) {
-            return c.headers(HeaderCache.USER_API, r);
-        }
-        r = rules.apiRule(api);
-        if (enforces(r)) {
-            return c.headers(HeaderCache.API, r);
-        }
-        r = rules.userRule(user);
-        if (enforces(r)) {
-            return c.headers(HeaderCache.USER, r);
-        }
-        r = rules.defaultRule();
-        return enforces(r) ? c.headers(HeaderCache.DEFAULT, r) : null;
-    }
+    private static final class ExchangeView implements HttpRequestView {
+        private final HttpExchange exchange;
 
-    private static boolean enforces(Rule rule) {
-        return rule != null && !rule.shadow();
-    }
-
-    /** One map per scope kind, so that equal rules at two kinds keep their own policy names. */
-    private static final class HeaderCache {
-        static final int USER_API = 0;
-        static final int API = 1;
-        static final int USER = 2;
-        static final int DEFAULT = 3;
-        private static final String[] KINDS = {"user-api", "api", "user", "default"};
-
-        final RuleSet rules;
-        private final List<Map<Rule, RateLimitHeaders>> byKind = List.of(new ConcurrentHashMap<>(),
-                new ConcurrentHashMap<>(), new ConcurrentHashMap<>(), new ConcurrentHashMap<>());
-
-        HeaderCache(RuleSet rules) {
-            this.rules = rules;
+        ExchangeView(HttpExchange exchange) {
+            this.exchange = exchange;
         }
 
-        RateLimitHeaders headers(int kind, Rule rule) {
-            return byKind.get(kind).computeIfAbsent(rule, r -> RateLimitHeaders.of(KINDS[kind], r));
+        @Override
+        public String rawPath() {
+            return exchange.getRequestURI().getRawPath();
+        }
+
+        @Override
+        public String peerAddress() {
+            return exchange.getRemoteAddress().getAddress().getHostAddress();
+        }
+
+        @Override
+        public String principal() {
+            HttpPrincipal p = exchange.getPrincipal();
+            return p == null ? null : p.getUsername();
+        }
+
+        @Override
+        public List<String> headers(String name) {
+            List<String> values = exchange.getRequestHeaders().get(name);
+            return values == null ? List.of() : values;
         }
     }
 }

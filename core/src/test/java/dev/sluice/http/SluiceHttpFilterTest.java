@@ -106,13 +106,42 @@ class SluiceHttpFilterTest {
     }
 
     @Test
-    void keysByUserHeaderAndPath() throws Exception {
+    void madeUpUserHeadersFromOneClientShareItsKey() throws Exception {
+        int admitted = 0;
+        for (int i = 0; i < 50; i++) {
+            admitted += get("user" + i, "/home").statusCode() == 200 ? 1 : 0;
+        }
+        assertEquals(3, admitted);
+        assertAdmitted(get("alice", "/other"), "\"default\";q=3;w=10", "\"default\";r=2;t=9");
+    }
+
+    @Test
+    void everySpellingOfAPathSharesItsKey() throws Exception {
+        String[] spellings = {"/home/", "/home//", "/h%6Fme", "/x/../home", "/home"};
+        String[] remaining = {"2", "1", "0", "0", "0"};
+        for (int i = 0; i < spellings.length; i++) {
+            HttpResponse<String> r = get(null, spellings[i]);
+            assertEquals(Optional.of("\"default\";r=" + remaining[i] + ";t=9"), r.headers().firstValue("RateLimit"),
+                    spellings[i]);
+            assertEquals(i < 3, r.statusCode() != 429, spellings[i]);
+        }
+    }
+
+    @Test
+    @SuppressWarnings("deprecation")
+    void theHeaderConstructorStillKeysByTheHeader() throws Exception {
+        server.stop(0);
+        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        server.createContext("/", exchange -> {
+            exchange.sendResponseHeaders(204, -1);
+            exchange.close();
+        }).getFilters().add(new SluiceHttpFilter(service, "X-User"));
+        server.start();
         for (int i = 0; i < 3; i++) {
-            assertEquals(200, get("alice", "/home").statusCode());
+            assertEquals(204, get("alice", "/home").statusCode());
         }
         assertEquals(429, get("alice", "/home").statusCode());
-        assertAdmitted(get("bob", "/home"), "\"default\";q=3;w=10", "\"default\";r=2;t=9");
-        assertAdmitted(get("alice", "/other"), "\"default\";q=3;w=10", "\"default\";r=2;t=9");
+        assertEquals(204, get("bob", "/home").statusCode());
     }
 
     @Test

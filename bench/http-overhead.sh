@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Overhead of Sluice in an HTTP server, measured with wrk on loopback: a minimal Netty server and a minimal Jetty
+# servlet, each without and with Sluice (the local engine, a limit never reached), in alternating rounds, one
+# server at a time. Prints requests/s and latency percentiles side by side. Needs wrk (apt-get install -y wrk).
+# Environment: DURATION (default 10s), THREADS (2), CONNECTIONS (32), ROUNDS (2), WARMUP (3s).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+DURATION=${DURATION:-10s}
+THREADS=${THREADS:-2}
+CONNECTIONS=${CONNECTIONS:-32}
+ROUNDS=${ROUNDS:-2}
+WARMUP=${WARMUP:-3s}
+command -v wrk >/dev/null || { echo "wrk not found: apt-get install -y wrk" >&2; exit 1; }
+
+# In the reactor, so the class paths name this tree's module classes, not installed artifacts.
+mvn -B -q -pl netty,servlet -am test-compile dependency:build-classpath -Dmdep.includeScope=test \
+    -Dmdep.outputFile=target/bench.cp
+netty_cp="netty/target/classes:netty/target/test-classes:$(cat netty/target/bench.cp)"
+servlet_cp="servlet/target/classes:servlet/target/test-classes:$(cat servlet/target/bench.cp)"
+work=$(mktemp -d)
+server_pid=
+trap '[ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null; rm -rf "$work"' EXIT
+
+# wrk's latency value (e.g. 812.00us, 1.20ms, 2.00s) in microseconds.
+to_us() {
+    awk -v v="$1" 'BEGIN { n = v + 0; if (v ~ /us$/) m = 1; else if (v ~ /ms$/) m = 1000; else if (v ~ /s$/) m = 1000000;
+        else m = 1; printf "%.1f", n * m }'
+}
+
+# run LABEL CLASSPATH MAIN MODE: starts the server, warms it up, measures, stops it; appends a row to rows.
+run() {
+    local label=$1 cp=$2 main=$3 mode=$4 port_file="$work/port" out="$work/wrk.txt"
+    rm -f "$port_file"
+    java -Xms256m -Xmx256m -XX:+UseParallelGC -cp "$cp" "$main" "$mode" "$port_file" >"$work/server.log" 2>&1 &
+    server_pid=$!
+    for _ in $(seq 1 200); do [ -s "$port_file" ] && break; sleep 0.1; done
+    [ -s "$port_file" ] || { cat "$work/server.log" >&2; exit 1; }
+    local url="http://127.0.0.1:$(cat "$port_file")/hello"
+    wrk -d "$WARMUP" -t "$THREADS" -c "$CONNECTIONS" "$url" >/dev/null
+    wrk -d "$DURATION" -t "$THREADS" -c "$CONNECTIONS" --latency "$url" >"$out"
+    kill "$server_pid"; wait "$server_pid" 2>/dev/null || true; server_pid=
+    local rps p50 p90 p99 errors
+    rps=$(awk '/^Requests\/sec:/ { print $2 }' "$out")
+    p50=$(to_us "$(awk '$1 == "50%" { print $2 }' "$out")")
+    p90=$(to_us "$(awk '$1 == "90%" { print $2 }' "$out")")
+    p99=$(to_us "$(awk '$1 == "99%" { print $2 }' "$out")")
+    errors=$(awk '/Non-2xx|Socket errors/ { print }' "$out" | tr '\n' ' ')
+    printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$label" "$rps" "$p50" "$p90" "$p99" "${errors:-none}" >>"$work/rows"
+}
+
+: >"$work/rows"
+for round in $(seq 1 "$ROUNDS"); do
+    run "netty without" "$netty_cp" dev.sluice.netty.bench.OverheadServer without
+    run "netty with"    "$netty_cp" dev.sluice.netty.bench.OverheadServer with
+    run "jetty without" "$servlet_cp" dev.sluice.servlet.bench.OverheadServer without
+    run "jetty with"    "$servlet_cp" dev.sluice.servlet.bench.OverheadServer with
+done
+
+echo "wrk -d $DURATION -t $THREADS -c $CONNECTIONS --latency, loopback, $ROUNDS rounds, $(nproc) cores"
+printf '%-14s %12s %10s %10s %10s  %s\n' server "requests/s" "p50 us" "p90 us" "p99 us" errors
+awk -F'\t' '{ printf "%-14s %12s %10s %10s %10s  %s\n", $1, $2, $3, $4, $5, $6 }' "$work/rows"
+echo
+echo "mean over rounds: with Sluice vs without"
+awk -F'\t' '{ split($1, k, " "); s = k[1]; w = k[2]; rps[s, w] += $2; p99[s, w] += $5; n[s, w]++ }
+    END { split("netty jetty", ss, " ");
+        for (i = 1; i <= 2; i++) { s = ss[i];
+            if (n[s, "without"] == 0 || n[s, "with"] == 0) continue;
+            a = rps[s, "without"] / n[s, "without"]; b = rps[s, "with"] / n[s, "with"];
+            pa = p99[s, "without"] / n[s, "without"]; pb = p99[s, "with"] / n[s, "with"];
+            printf "%-6s requests/s %+.1f%%   p99 %+.1f us\n", s, (b - a) / a * 100, pb - pa } }' "$work/rows"

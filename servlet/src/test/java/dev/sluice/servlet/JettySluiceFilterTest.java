@@ -1,0 +1,8 @@
+package dev.sluice.servlet;
+
+class JettySluiceFilterTest extends SluiceFilterContract {
+    @Override
+    EmbeddedServer newServer() {
+        return new JettyServer();
+    }
+}
