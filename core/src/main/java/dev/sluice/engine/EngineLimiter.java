@@ -29,6 +29,8 @@ abstract class EngineLimiter implements RateLimiter {
     static final int ADMIT = 1;
     /** The slot changed hands while it was read: find the key again. */
     static final int RETRY = 2;
+    /** Spins on a slot in hand-over before waiting on its stripe's monitor. */
+    static final int SPINS_BEFORE_MONITOR = 64;
     /** A Decision's undo state when it holds nothing to undo (denied, decided by the full-table policy, or undone). */
     static final long NOTHING_TO_UNDO = -1L;
 
@@ -221,14 +223,14 @@ abstract class EngineLimiter implements RateLimiter {
     /** Undoes {@code admitted} on the key's slot, if the key still has one; then marks it undone. */
     private void takeBack(KeyTable table, long keyword, long check, Decision admitted) {
         OffHeapMemory mem = table.memoryOfKey(keyword);
-        for (;;) {
+        for (int retries = 0;; retries++) {
             int slot = table.findSlot(mem, keyword, check);
             if (slot == KeyTable.NO_SLOT || takeBack(table, mem, slot, keyword, check, admitted.permits(),
                     admitted.undoToken(), admitted.undoState())) {
                 admitted.undoWith(0, NOTHING_TO_UNDO);
                 return;
             }
-            Thread.onSpinWait();
+            awaitHandOver(table, keyword, retries);
         }
     }
 
@@ -280,6 +282,7 @@ abstract class EngineLimiter implements RateLimiter {
     private boolean acquire(KeyTable table, long keyword, long check, long permits, long t, Decision d) {
         // The key's stripe memory, looked up once: the probe and the decision both work on it.
         OffHeapMemory mem = table.memoryOfKey(keyword);
+        int retries = 0;
         for (;;) {
             int slot = table.findSlot(mem, keyword, check);
             if (slot == KeyTable.NO_SLOT) {
@@ -293,18 +296,31 @@ abstract class EngineLimiter implements RateLimiter {
             if (outcome != RETRY) {
                 return outcome == ADMIT;
             }
-            Thread.onSpinWait(); // the slot is passing to another key under its stripe's monitor
+            awaitHandOver(table, keyword, retries++);
         }
     }
 
     private void giveBack(KeyTable table, long keyword, long check, long permits, long t) {
         OffHeapMemory mem = table.memoryOfKey(keyword);
-        for (;;) {
+        for (int retries = 0;; retries++) {
             int slot = table.findSlot(mem, keyword, check);
             if (slot == KeyTable.NO_SLOT || giveBack(table, mem, slot, keyword, check, permits, t)) {
                 return;
             }
+            awaitHandOver(table, keyword, retries);
+        }
+    }
+
+    /**
+     * One wait for a slot that is passing to another key under its stripe's monitor: a few stores, so a spin at
+     * first; after {@value #SPINS_BEFORE_MONITOR} the monitor's holder has most likely lost its core, and waiting on
+     * the monitor (which it holds to the end of the hand-over) parks this thread instead of burning the core it needs.
+     */
+    private static void awaitHandOver(KeyTable table, long keyword, int retries) {
+        if (retries < SPINS_BEFORE_MONITOR) {
             Thread.onSpinWait();
+        } else {
+            table.awaitPuts(keyword);
         }
     }
 

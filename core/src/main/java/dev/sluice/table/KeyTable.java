@@ -366,6 +366,16 @@ public final class KeyTable {
         }
     }
 
+    /**
+     * Waits until no put is in progress in the key's stripe: enters and leaves its monitor, which a put (a hand-over of
+     * a slot included) holds from start to end. For callers that met a slot in hand-over many times in a row.
+     */
+    public void awaitPuts(long keyword) {
+        synchronized (stripes[stripeOf(keyword)]) {
+            // Empty: entering is the wait.
+        }
+    }
+
     /** Whether a live slot's key is idle at {@code t}. Volatile read: the state changes outside the monitor. */
     private boolean idle(int stripeIndex, int offset, long t) {
         long state = memory[stripeIndex].getLongVolatile(offset + stateOffset);
@@ -502,15 +512,17 @@ public final class KeyTable {
 
     /**
      * Writes a new key into a slot no updater can touch: an empty slot or a tombstone, whose state is 0 or dead.
-     * The state goes first: once the keyword is visible, an updater's CAS must find the fresh state, never have it
-     * overwritten afterwards.
+     * The check, then the state, then the keyword: once the keyword is visible, an updater's CAS must find the fresh
+     * state, never have it overwritten afterwards.
      */
     private void publishNew(OffHeapMemory mem, int offset, long keyword, long check, long fresh) {
-        // Volatile: a stale updater of the slot's previous key, holding an older state, sees this one and fails.
-        mem.putLongVolatile(offset + stateOffset, fresh);
         if (stringKeys) {
+            // Before the state: an updater of the slot's previous key that reads the fresh state (volatile) then sees
+            // this check too, so a new key whose keyword equals that key's cannot pass its owns() on a stale check.
             mem.putLongPlain(offset + 8, check);
         }
+        // Volatile: a stale updater of the slot's previous key, holding an older state, sees this one and fails.
+        mem.putLongVolatile(offset + stateOffset, fresh);
         // Release: an updater that reads this keyword with acquire also sees the state and check written before it.
         mem.putLongRelease(offset, keyword);
     }
