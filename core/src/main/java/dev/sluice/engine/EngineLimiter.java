@@ -132,7 +132,8 @@ abstract class EngineLimiter implements RateLimiter {
         if (decision != null) {
             decision.request(permits, nowNanos);
         }
-        return acquire(table, KeyHashing.keyword(h), KeyHashing.check(h), permits, time.callerElapsed(nowNanos), decision);
+        return acquire(table, KeyHashing.keyword(h), KeyHashing.check(h), permits, time.callerElapsed(nowNanos), true,
+                decision);
     }
 
     @Override
@@ -147,7 +148,8 @@ abstract class EngineLimiter implements RateLimiter {
         if (decision != null) {
             decision.request(permits, nowNanos);
         }
-        return acquire(table, KeyHashing.keyword(h), KeyHashing.check(h), permits, time.callerElapsed(nowNanos), decision);
+        return acquire(table, KeyHashing.keyword(h), KeyHashing.check(h), permits, time.callerElapsed(nowNanos), true,
+                decision);
     }
 
     @Override
@@ -161,7 +163,8 @@ abstract class EngineLimiter implements RateLimiter {
         if (decision != null) {
             decision.request(permits, nowNanos);
         }
-        return acquire(table, KeyHashing.keyword(h), KeyHashing.check(h), permits, time.callerElapsed(nowNanos), decision);
+        return acquire(table, KeyHashing.keyword(h), KeyHashing.check(h), permits, time.callerElapsed(nowNanos), true,
+                decision);
     }
 
     @Override
@@ -259,14 +262,15 @@ abstract class EngineLimiter implements RateLimiter {
         checkPermits(permits);
         KeyTable table = table();
         long keyword = table.hashing().mixLong(key);
-        return acquire(table, keyword, 0, permits, elapsed(ownClock, nowNanos), d);
+        return acquire(table, keyword, 0, permits, elapsed(ownClock, nowNanos), !ownClock, d);
     }
 
     private boolean acquireString(CharSequence key, long permits, boolean ownClock, long nowNanos, Decision d) {
         checkPermits(permits);
         KeyTable table = table();
         SipHasher h = stringHash(table, key);
-        return acquire(table, KeyHashing.keyword(h), KeyHashing.check(h), permits, elapsed(ownClock, nowNanos), d);
+        return acquire(table, KeyHashing.keyword(h), KeyHashing.check(h), permits, elapsed(ownClock, nowNanos),
+                !ownClock, d);
     }
 
     /**
@@ -279,14 +283,16 @@ abstract class EngineLimiter implements RateLimiter {
         return ownClock ? time.elapsed(clock.nanoTime()) : time.callerElapsed(nowNanos);
     }
 
-    private boolean acquire(KeyTable table, long keyword, long check, long permits, long t, Decision d) {
+    /** Decides one request at elapsed time {@code t}, which is the caller's reading if {@code callerTime}. */
+    private boolean acquire(KeyTable table, long keyword, long check, long permits, long t, boolean callerTime,
+            Decision d) {
         // The key's stripe memory, looked up once: the probe and the decision both work on it.
         OffHeapMemory mem = table.memoryOfKey(keyword);
         int retries = 0;
         for (;;) {
             int slot = table.findSlot(mem, keyword, check);
             if (slot == KeyTable.NO_SLOT) {
-                long handle = table.findOrPut(keyword, check, t);
+                long handle = table.findOrPut(keyword, check, t, callerTime ? reclaimTime(t) : t);
                 if (handle == KeyTable.FULL) {
                     return tableFull(d);
                 }
@@ -298,6 +304,15 @@ abstract class EngineLimiter implements RateLimiter {
             }
             awaitHandOver(table, keyword, retries++);
         }
+    }
+
+    /**
+     * When a new key may judge other keys idle: its own time, but never past the limiter's clock, so that a caller's
+     * reading ahead of it (up to {@link RateLimitConfig#MAX_LEAD_NANOS}) cannot reclaim keys that are not idle yet.
+     * A clock read on the new-key path only.
+     */
+    private long reclaimTime(long t) {
+        return Math.min(t, time.elapsed(clock.nanoTime()));
     }
 
     private void giveBack(KeyTable table, long keyword, long check, long permits, long t) {

@@ -57,9 +57,9 @@ public final class KeyTable {
     /**
      * A key lives within {@value #FIRST_WINDOW} slots of its first home or, when all of those hold live keys, within
      * {@value #SECOND_WINDOW} slots of its second (each capped at the stripe): a lookup reads at most
-     * {@value #MAX_PROBES} slots, whatever the keys. The first window is short, so that a run of keys forced onto one first
-     * home stays short beside the second window, which reaches past it (KeyTableFloodTest: 2,000 such keys, none
-     * refused).
+     * {@value #MAX_PROBES} slots, whatever the keys. The first window is short, so that a run of keys forced onto one
+     * first home stays short beside the second window, which reaches past it (KeyTableFloodTest: 2,000 such keys,
+     * none refused).
      */
     public static final int FIRST_WINDOW = 64;
     /** See {@link #FIRST_WINDOW}. */
@@ -276,6 +276,15 @@ public final class KeyTable {
      * is no room and no idle key to reclaim. Callers try {@link #find} first: this is the slow path.
      */
     public long findOrPut(long keyword, long check, long t) {
+        return findOrPut(keyword, check, t, t);
+    }
+
+    /**
+     * {@link #findOrPut(long, long, long)} for a key at time {@code t}, judging other keys idle at {@code reclaimAt}
+     * (at most {@code t}): a caller's reading ahead of the clock must not make other keys look idle, nor move the
+     * stripe's reclaim time, which every new key's fresh state starts from.
+     */
+    public long findOrPut(long keyword, long check, long t, long reclaimAt) {
         int stripeIndex = stripeOf(keyword);
         Stripe stripe = stripes[stripeIndex];
         OffHeapMemory mem = memory[stripeIndex];
@@ -284,11 +293,11 @@ public final class KeyTable {
         synchronized (stripe) {
             for (;;) {
                 Probe probe = stripe.probe;
-                probe.scan(mem, first, firstWindow, keyword, check, stripeIndex, t);
+                probe.scan(mem, first, firstWindow, keyword, check, stripeIndex, reclaimAt);
                 if (probe.found < 0) {
                     int reusable = probe.reusable;
                     int end = probe.end;
-                    probe.scan(mem, second, secondWindow, keyword, check, stripeIndex, t);
+                    probe.scan(mem, second, secondWindow, keyword, check, stripeIndex, reclaimAt);
                     if (reusable >= 0 || end >= 0) { // the first window has room: it is preferred
                         probe.reusable = reusable;
                         probe.end = end;
@@ -300,7 +309,7 @@ public final class KeyTable {
                 int reusable = probe.reusable;
                 int end = probe.end;
                 if (reusable >= 0 && mem.getLongPlain(reusable) != TOMBSTONE) {
-                    if (takeOverIdle(stripe, mem, stripeIndex, reusable, keyword, check, t)) {
+                    if (takeOverIdle(stripe, mem, stripeIndex, reusable, keyword, check, reclaimAt)) {
                         return handle(stripeIndex, reusable);
                     }
                     continue; // the idle key was touched meanwhile: look again
@@ -310,7 +319,7 @@ public final class KeyTable {
                 }
                 boolean noRoom = stripe.live >= liveLimit || (reusable < 0 && stripe.nonEmpty >= slotsPerStripe - 1);
                 if (noRoom) {
-                    if (evictOne(stripe, mem, stripeIndex, end >= 0 ? end : reusable, t)) {
+                    if (evictOne(stripe, mem, stripeIndex, end >= 0 ? end : reusable, reclaimAt)) {
                         continue; // the windows may have changed: look again, now with room
                     }
                     return FULL;

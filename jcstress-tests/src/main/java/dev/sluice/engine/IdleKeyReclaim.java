@@ -34,11 +34,13 @@ public final class IdleKeyReclaim {
     }
 
     static RateLimiter usedAtT0(Algorithm algorithm) {
+        ManualClock clock = new ManualClock();
         RateLimiter limiter = RateLimiter.builder(RateLimitConfig.of(algorithm, 1, Duration.ofNanos(OneKey.WINDOW)))
-                .clock(new ManualClock()).maxKeys(1).build();
+                .clock(clock).maxKeys(1).build();
         if (!limiter.tryAcquire(A, 1, T0)) {
             throw new IllegalStateException("setup denied");
         }
+        clock.setNanos(T1); // the actors' time is the clock's: a new key judges others idle no later than the clock
         return limiter;
     }
 

@@ -39,9 +39,10 @@ public final class ReleaseVersusReclaim {
     @Outcome(expect = Expect.FORBIDDEN, desc = "A left with 2 and B with 0: A's CAS landed on B's fresh state (ABA), A's permit charged to B")
     @State
     public static class TokenBucket {
+        private final ManualClock clock = new ManualClock();
         private final RateLimiter limiter =
                 RateLimiter.builder(RateLimitConfig.of(Algorithm.TOKEN_BUCKET, 2, Duration.ofNanos(OneKey.WINDOW)))
-                        .clock(new ManualClock()).maxKeys(1).build();
+                        .clock(clock).maxKeys(1).build();
         private int a;
         private int b;
 
@@ -49,6 +50,7 @@ public final class ReleaseVersusReclaim {
             if (!limiter.tryAcquire(OneKey.KEY, 1, 0)) {
                 throw new IllegalStateException("setup denied");
             }
+            clock.setNanos(S); // the actors' times are never ahead of the clock, as a new key's reclaim needs
         }
 
         @Actor
