@@ -17,8 +17,24 @@ import java.util.function.Function;
  * Rate limits per user, per API, per (user, API) and by default, for a gateway.
  *
  * <p>Resolution: the (user, api) rule, else the api rule, else the user rule, else the default; shadow rules are
- * skipped for enforcement (see {@link Rule}). Every (user, api) pair has its own state, in the limiter of each of
- * its rule's limits: one limiter per distinct limit (and backend), shared by every key and rule with that limit.
+ * skipped for enforcement (see {@link Rule}). Besides that one rule, every {@linkplain Rule#additive() additive} rule
+ * at those four positions applies too (see {@link RuleSet}): a request is admitted only if every limit of every
+ * applicable rule admits. What a limit counts on is its rule's {@link Rule#countedPer counting scope}: the (user,
+ * api) pair (the default), the user, the API, or one count for everything.
+ *
+ * <p>State: rules counting per (user, api) share one limiter per distinct limit (and backend), so a pair keeps its
+ * state when its rule moves to another position with the same limit; every other rule has limiters of its own, so
+ * no two scopes and no two rules that apply together ever share a count.
+ *
+ * <p>Shadow and additive: a shadow additive rule is evaluated on its own state for every request it applies to and
+ * counts would-deny, like any shadow rule; it never denies and is not among a decision's applied limits.
+ *
+ * <p>Decisions: the limit that denied, or for an admitted request the applicable limit with the fewest permits
+ * left (the first tried on a tie, the enforcing rule's before the additive ones), fills the decision and names
+ * itself ({@link Decision#policyName()}); every applicable limit is listed ({@link Decision#applied}), so that
+ * {@link dev.sluice.http.RateLimitHeaders#writeDecision} writes the headers from the decision alone. Names are
+ * {@link Policy} objects built with the rules; a request only points to them. Metrics: every applicable rule
+ * counts an admitted request; the rule whose limit denied counts the denial.
  *
  * <p>Reconfiguration: every change builds a new immutable rule snapshot and publishes it with one volatile write;
  * a request reads the snapshot once, so it is decided wholly by the old or wholly by the new rules. A key whose
@@ -38,9 +54,10 @@ import java.util.function.Function;
  * configuration whose local limiters would together hold more than the budget is rejected before anything is
  * allocated, and the rules in force keep serving.
  *
- * <p>Composite rules: the limits are tried in order; when one denies, the admissions already taken from the others are
- * undone exactly ({@link RateLimiter#undo(CharSequence, CharSequence, Decision)}), so a denied request consumes
- * nothing anywhere.
+ * <p>All or nothing: the limits are tried in order (the enforcing rule's, then the additive rules' from the most
+ * specific position); when one denies, the admissions already taken from the others are undone exactly
+ * ({@link RateLimiter#undo(CharSequence, CharSequence, Decision)} and its one-part and long-key forms), with
+ * decisions kept per thread, so a denied request consumes nothing anywhere.
  *
  * <p>Thread-safe. {@code allow} takes no lock and, on the local engine, allocates nothing for an existing key;
  * configuration changes are serialised on this service's monitor.
