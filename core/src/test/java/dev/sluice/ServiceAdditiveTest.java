@@ -251,4 +251,15 @@ class ServiceAdditiveTest {
         service.configureApi("/other", Rule.of(TWO_PER_SECOND));
         assertEquals(990, admitted("alice", "/home", 1_000), "alice's hour kept its ten");
     }
+
+    @Test
+    void theDemoSaysWhichRuleDecidedAndWhyARequestWasDenied() {
+        java.util.List<String> lines = dev.sluice.demo.Demo.gateway();
+        assertTrue(lines.get(0).endsWith("Y by alice-pay (then 0 left); N by alice-pay: its 10 spent, retry in 60000.0 ms"),
+                lines.get(0));
+        assertTrue(lines.stream().anyMatch(l -> l.contains("alice    /home   x2  NN   N by alice-hourly: its 1000 spent")),
+                String.join("\n", lines));
+        assertTrue(lines.stream().anyMatch(l -> l.contains("carol    /search x1  N   N by search-total")),
+                String.join("\n", lines));
+    }
 }
