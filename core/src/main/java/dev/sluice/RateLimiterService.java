@@ -177,10 +177,15 @@ public final class RateLimiterService implements AutoCloseable {
             }
             return true;
         }
-        if (n == 1 && applied[0].parts.length == 1) {
-            return decideOne(applied[0], user, api, permits, nowNanos, decision);
+        try {
+            if (n == 1 && applied[0].parts.length == 1) {
+                return decideOne(applied[0], user, api, permits, nowNanos, decision);
+            }
+            return decideAll(scratch, applied, n, user, api, permits, nowNanos, decision);
+        } finally {
+            // The thread's scratch must not keep a retired rule's limiters (and their memory) reachable.
+            Arrays.fill(applied, 0, n, null);
         }
-        return decideAll(scratch, applied, n, user, api, permits, nowNanos, decision);
     }
 
     /** One applicable limit: the limiter fills the caller's decision directly. */
@@ -335,8 +340,12 @@ public final class RateLimiterService implements AutoCloseable {
         Scratch scratch = this.scratch.get();
         Resolved[] one = scratch.shadow;
         one[0] = r;
-        if (!decideAllShadow(scratch, one, user, api, permits, now)) {
-            r.metrics.wouldDeny.increment();
+        try {
+            if (!decideAllShadow(scratch, one, user, api, permits, now)) {
+                r.metrics.wouldDeny.increment();
+            }
+        } finally {
+            one[0] = null;
         }
     }
 
