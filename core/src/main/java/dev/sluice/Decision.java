@@ -33,6 +33,9 @@ public final class Decision {
     private long undoState;
     private String policyName;
     private RateLimitConfig config;
+    /** Every limit that applied to the request, in the order they were tried; grown, never shrunk. */
+    private Policy[] applied;
+    private int appliedCount;
 
     public boolean allowed() {
         return allowed;
@@ -89,6 +92,44 @@ public final class Decision {
         return config;
     }
 
+    /**
+     * How many limits applied to the request (filled by {@link RateLimiterService}: the enforcing rule's limits and
+     * every additive rule's, shadow rules left out); 0 when the decision came from a limiter alone.
+     */
+    public int appliedCount() {
+        return appliedCount;
+    }
+
+    /** The {@code i}-th limit that applied, {@code 0 <= i < appliedCount()}. */
+    public Policy applied(int i) {
+        if (i < 0 || i >= appliedCount) {
+            throw new IndexOutOfBoundsException("applied index " + i + " out of [0, " + appliedCount + ")");
+        }
+        return applied[i];
+    }
+
+    /** Forgets the limits that applied; used by the service before it records them. */
+    public Decision clearApplied() {
+        appliedCount = 0;
+        return this;
+    }
+
+    /**
+     * Records one more limit that applied; used by the service. Allocates only when this decision holds more
+     * limits than ever before (a decision reused per thread stops allocating after its first requests).
+     */
+    public Decision addApplied(Policy policy) {
+        if (applied == null || appliedCount == applied.length) {
+            Policy[] grown = new Policy[Math.max(8, appliedCount * 2)];
+            if (applied != null) {
+                System.arraycopy(applied, 0, grown, 0, appliedCount);
+            }
+            applied = grown;
+        }
+        applied[appliedCount++] = policy;
+        return this;
+    }
+
     /** Records the request this decision answers; used by limiter implementations. */
     public Decision request(long permits, long nowNanos) {
         this.permits = permits;
@@ -133,6 +174,10 @@ public final class Decision {
         this.undoState = other.undoState;
         this.policyName = other.policyName;
         this.config = other.config;
+        clearApplied();
+        for (int i = 0; i < other.appliedCount; i++) {
+            addApplied(other.applied[i]);
+        }
         return this;
     }
 

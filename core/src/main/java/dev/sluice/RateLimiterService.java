@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.Iterator;
 import java.util.List;
@@ -16,8 +17,24 @@ import java.util.function.Function;
  * Rate limits per user, per API, per (user, API) and by default, for a gateway.
  *
  * <p>Resolution: the (user, api) rule, else the api rule, else the user rule, else the default; shadow rules are
- * skipped for enforcement (see {@link Rule}). Every (user, api) pair has its own state, in the limiter of each of
- * its rule's limits: one limiter per distinct limit (and backend), shared by every key and rule with that limit.
+ * skipped for enforcement (see {@link Rule}). Besides that one rule, every {@linkplain Rule#additive() additive} rule
+ * at those four positions applies too (see {@link RuleSet}): a request is admitted only if every limit of every
+ * applicable rule admits. What a limit counts on is its rule's {@link Rule#countedPer counting scope}: the (user,
+ * api) pair (the default), the user, the API, or one count for everything.
+ *
+ * <p>State: rules counting per (user, api) share one limiter per distinct limit (and backend), so a pair keeps its
+ * state when its rule moves to another position with the same limit; every other rule has limiters of its own, so
+ * no two scopes and no two rules that apply together ever share a count.
+ *
+ * <p>Shadow and additive: a shadow additive rule is evaluated on its own state for every request it applies to and
+ * counts would-deny, like any shadow rule; it never denies and is not among a decision's applied limits.
+ *
+ * <p>Decisions: the limit that denied, or for an admitted request the applicable limit with the fewest permits
+ * left (the first tried on a tie, the enforcing rule's before the additive ones), fills the decision and names
+ * itself ({@link Decision#policyName()}); every applicable limit is listed ({@link Decision#applied}), so that
+ * {@link dev.sluice.http.RateLimitHeaders#writeDecision} writes the headers from the decision alone. Names are
+ * {@link Policy} objects built with the rules; a request only points to them. Metrics: every applicable rule
+ * counts an admitted request; the rule whose limit denied counts the denial.
  *
  * <p>Reconfiguration: every change builds a new immutable rule snapshot and publishes it with one volatile write;
  * a request reads the snapshot once, so it is decided wholly by the old or wholly by the new rules. A key whose
@@ -37,9 +54,10 @@ import java.util.function.Function;
  * configuration whose local limiters would together hold more than the budget is rejected before anything is
  * allocated, and the rules in force keep serving.
  *
- * <p>Composite rules: the limits are tried in order; when one denies, the admissions already taken from the others are
- * undone exactly ({@link RateLimiter#undo(CharSequence, CharSequence, Decision)}), so a denied request consumes
- * nothing anywhere.
+ * <p>All or nothing: the limits are tried in order (the enforcing rule's, then the additive rules' from the most
+ * specific position); when one denies, the admissions already taken from the others are undone exactly
+ * ({@link RateLimiter#undo(CharSequence, CharSequence, Decision)} and its one-part and long-key forms), with
+ * decisions kept per thread, so a denied request consumes nothing anywhere.
  *
  * <p>Thread-safe. {@code allow} takes no lock and, on the local engine, allocates nothing for an existing key;
  * configuration changes are serialised on this service's monitor.
@@ -51,6 +69,8 @@ public final class RateLimiterService implements AutoCloseable {
     /** Ring memory a sliding log's default capacity may use. */
     public static final long DEFAULT_LOG_BYTES_PER_LIMITER = 16L << 20;
     private static final long MIB = 1L << 20;
+    /** The one key of a GLOBAL count in its own limiter. */
+    private static final long GLOBAL_KEY = 1L;
 
     private final Clock clock;
     private final Map<String, Function<RateLimitConfig, RateLimiter>> backends;
@@ -127,25 +147,165 @@ public final class RateLimiterService implements AutoCloseable {
     }
 
     private boolean decide(Snapshot s, String user, String api, long permits, long nowNanos, Decision decision) {
-        Map<String, Resolved> pairs = s.userApis.get(user);
-        Resolved pair = pairs == null ? null : pairs.get(api);
-        Resolved apiRule = s.apis.get(api);
-        Resolved userRule = s.users.get(user);
+        Map<String, Slot> pairs = s.userApis.get(user);
+        Slot pair = pairs == null ? null : pairs.get(api);
+        Slot apiSlot = s.apis.get(api);
+        Slot userSlot = s.users.get(user);
+        Slot def = s.defaultSlot;
+        Resolved pairRule = pair == null ? null : pair.rule;
+        Resolved apiRule = apiSlot == null ? null : apiSlot.rule;
+        Resolved userRule = userSlot == null ? null : userSlot.rule;
         // Most specific enforcing rule wins; the most specific shadow rule above it is evaluated beside it.
-        Resolved enforcing = firstEnforcing(pair, apiRule, userRule, s.defaultRule);
-        Resolved shadow = firstShadow(pair, apiRule, userRule, s.defaultRule);
-        if (shadow != null && !evaluate(shadow, user, api, permits, nowNanos, null)) {
-            shadow.metrics.wouldDeny.increment();
+        Resolved enforcing = firstEnforcing(pairRule, apiRule, userRule, def.rule);
+        Resolved shadow = firstShadow(pairRule, apiRule, userRule, def.rule);
+        if (shadow != null) {
+            evaluateShadow(shadow, user, api, permits, nowNanos);
         }
-        if (enforcing == null) {
+        Scratch scratch = this.scratch.get();
+        Resolved[] applied = scratch.rules;
+        int n = 0;
+        if (enforcing != null) {
+            applied[n++] = enforcing;
+        }
+        n = addAdditive(applied, n, pair, user, api, permits, nowNanos);
+        n = addAdditive(applied, n, userSlot, user, api, permits, nowNanos);
+        n = addAdditive(applied, n, apiSlot, user, api, permits, nowNanos);
+        n = addAdditive(applied, n, def, user, api, permits, nowNanos);
+        if (n == 0) {
             if (decision != null) {
-                decision.set(true, Long.MAX_VALUE, Long.MAX_VALUE, 0, 0, 0);
+                decision.set(true, Long.MAX_VALUE, Long.MAX_VALUE, 0, 0, 0).decidedBy(null, null).clearApplied();
             }
             return true;
         }
-        boolean allowed = evaluate(enforcing, user, api, permits, nowNanos, decision);
-        (allowed ? enforcing.metrics.admitted : enforcing.metrics.denied).increment();
+        try {
+            if (n == 1 && applied[0].parts.length == 1) {
+                return decideOne(applied[0], user, api, permits, nowNanos, decision);
+            }
+            return decideAll(scratch, applied, n, user, api, permits, nowNanos, decision);
+        } finally {
+            // The thread's scratch must not keep a retired rule's limiters (and their memory) reachable.
+            Arrays.fill(applied, 0, n, null);
+        }
+    }
+
+    /** One applicable limit: the limiter fills the caller's decision directly. */
+    private static boolean decideOne(Resolved r, String user, String api, long permits, long now, Decision decision) {
+        boolean allowed = acquire(r.parts[0], r.keyScope, user, api, permits, now, decision);
+        (allowed ? r.metrics.admitted : r.metrics.denied).increment();
+        if (decision != null) {
+            decision.decidedBy(r.policies[0].name(), r.policies[0].config()).clearApplied().addApplied(r.policies[0]);
+        }
         return allowed;
+    }
+
+    /**
+     * Every limit of the {@code n} applicable rules must admit, tried in order; when one denies, every admission
+     * taken before it is undone exactly, so a denied request consumes nothing anywhere.
+     */
+    private static boolean decideAll(Scratch scratch, Resolved[] applied, int n, String user, String api,
+            long permits, long now, Decision decision) {
+        int total = 0;
+        for (int i = 0; i < n; i++) {
+            total += applied[i].parts.length;
+        }
+        Decision[] taken = scratch.decisions(total);
+        int k = 0;
+        int best = -1;
+        Policy bestPolicy = null;
+        long delay = 0;
+        try {
+            for (int i = 0; i < n; i++) {
+                Resolved r = applied[i];
+                for (int j = 0; j < r.parts.length; j++) {
+                    Decision part = taken[k].request(permits, now);
+                    if (!acquire(r.parts[j], r.keyScope, user, api, permits, now, part)) {
+                        undo(applied, n, taken, k, user, api);
+                        r.metrics.denied.increment();
+                        if (decision != null) {
+                            fill(decision, part, r.policies[j], applied, n, part.delayNanos());
+                        }
+                        return false;
+                    }
+                    if (best < 0 || part.remaining() < taken[best].remaining()) {
+                        best = k;
+                        bestPolicy = r.policies[j];
+                    }
+                    delay = Math.max(delay, part.delayNanos());
+                    k++;
+                }
+            }
+        } catch (IllegalStateException retiredLimiter) {
+            undo(applied, n, taken, k, user, api);
+            throw retiredLimiter;
+        }
+        for (int i = 0; i < n; i++) {
+            applied[i].metrics.admitted.increment();
+        }
+        if (decision != null) {
+            fill(decision, taken[best], bestPolicy, applied, n, delay);
+        }
+        return true;
+    }
+
+    /**
+     * The caller's decision: the deciding limit's answer (with the longest smoothing delay of the limits that
+     * admitted), its policy, and every applicable limit's policy for the headers.
+     */
+    private static void fill(Decision decision, Decision deciding, Policy policy, Resolved[] applied, int n,
+            long delay) {
+        decision.copyFrom(deciding).set(deciding.allowed(), deciding.limit(), deciding.remaining(),
+                deciding.retryAfterNanos(), deciding.resetAfterNanos(), delay);
+        decision.decidedBy(policy.name(), policy.config());
+        for (int i = 0; i < n; i++) {
+            for (Policy p : applied[i].policies) {
+                decision.addApplied(p);
+            }
+        }
+    }
+
+    /** Adds the slot's additive rule to {@code applied}; a shadow additive rule is evaluated apart instead. */
+    private int addAdditive(Resolved[] applied, int n, Slot slot, String user, String api, long permits, long now) {
+        if (slot == null || slot.additive == null) {
+            return n;
+        }
+        if (slot.additive.rule.shadow()) {
+            evaluateShadow(slot.additive, user, api, permits, now);
+            return n;
+        }
+        applied[n] = slot.additive;
+        return n + 1;
+    }
+
+    /** The key of {@code scope} in {@code limiter}: the pair, the user, the API, or one fixed key. */
+    private static boolean acquire(RateLimiter limiter, KeyScope scope, String user, String api, long permits,
+            long now, Decision d) {
+        switch (scope) {
+            case USER_API:
+                return limiter.tryAcquire(user, api, permits, now, d);
+            case USER:
+                return d == null ? limiter.tryAcquire(user, permits, now) : limiter.tryAcquire(user, permits, now, d);
+            case API:
+                return d == null ? limiter.tryAcquire(api, permits, now) : limiter.tryAcquire(api, permits, now, d);
+            default:
+                return d == null ? limiter.tryAcquire(GLOBAL_KEY, permits, now)
+                        : limiter.tryAcquire(GLOBAL_KEY, permits, now, d);
+        }
+    }
+
+    private static void undo(RateLimiter limiter, KeyScope scope, String user, String api, Decision admitted) {
+        switch (scope) {
+            case USER_API:
+                limiter.undo(user, api, admitted);
+                return;
+            case USER:
+                limiter.undo(user, admitted);
+                return;
+            case API:
+                limiter.undo(api, admitted);
+                return;
+            default:
+                limiter.undo(GLOBAL_KEY, admitted);
+        }
     }
 
     private static Resolved firstEnforcing(Resolved a, Resolved b, Resolved c, Resolved d) {
@@ -175,55 +335,73 @@ public final class RateLimiterService implements AutoCloseable {
         return d.rule.shadow() ? d : null;
     }
 
-    private boolean evaluate(Resolved r, String user, String api, long permits, long now, Decision decision) {
-        RateLimiter[] parts = r.parts;
-        if (parts.length == 1) {
-            return parts[0].tryAcquire(user, api, permits, now, decision);
-        }
-        Decision[] taken = scratch.get().decisions(parts.length);
-        long fewest = Long.MAX_VALUE;
-        int i = 0;
+    /** A shadow rule's limits, all or nothing on its own state; counts would-deny, never changes the decision. */
+    private void evaluateShadow(Resolved r, String user, String api, long permits, long now) {
+        Scratch scratch = this.scratch.get();
+        Resolved[] one = scratch.shadow;
+        one[0] = r;
         try {
-            for (; i < parts.length; i++) {
-                Decision part = taken[i].request(permits, now);
-                if (!parts[i].tryAcquire(user, api, permits, now, part)) {
-                    undo(parts, taken, i, user, api);
-                    if (decision != null) {
-                        decision.copyFrom(part);
-                    }
+            if (!decideAllShadow(scratch, one, user, api, permits, now)) {
+                r.metrics.wouldDeny.increment();
+            }
+        } finally {
+            one[0] = null;
+        }
+    }
+
+    private static boolean decideAllShadow(Scratch scratch, Resolved[] one, String user, String api, long permits,
+            long now) {
+        RateLimiter[] parts = one[0].parts;
+        if (parts.length == 1) {
+            return acquire(parts[0], one[0].keyScope, user, api, permits, now, null);
+        }
+        Decision[] taken = scratch.decisions(parts.length);
+        int k = 0;
+        try {
+            for (; k < parts.length; k++) {
+                if (!acquire(parts[k], one[0].keyScope, user, api, permits, now, taken[k].request(permits, now))) {
+                    undo(one, 1, taken, k, user, api);
                     return false;
-                }
-                if (decision != null && part.remaining() < fewest) {
-                    fewest = part.remaining();
-                    decision.copyFrom(part);
                 }
             }
         } catch (IllegalStateException retiredLimiter) {
-            undo(parts, taken, i, user, api);
+            undo(one, 1, taken, k, user, api);
             throw retiredLimiter;
         }
         return true;
     }
 
-    /** Undoes exactly the admissions of the first {@code count} parts; a retired part's state is gone anyway. */
-    private static void undo(RateLimiter[] parts, Decision[] taken, int count, String user, String api) {
-        for (int j = 0; j < count; j++) {
-            try {
-                parts[j].undo(user, api, taken[j]);
-            } catch (IllegalStateException retired) {
-                // Nothing to give back: the limiter and its state are being discarded.
-                continue;
+    /**
+     * Undoes exactly the first {@code count} admissions, in the order the limits of {@code applied} were tried; a
+     * retired limiter's state is gone anyway.
+     */
+    private static void undo(Resolved[] applied, int n, Decision[] taken, int count, String user, String api) {
+        int k = 0;
+        for (int i = 0; i < n && k < count; i++) {
+            Resolved r = applied[i];
+            for (int j = 0; j < r.parts.length && k < count; j++, k++) {
+                try {
+                    undo(r.parts[j], r.keyScope, user, api, taken[k]);
+                } catch (IllegalStateException retired) {
+                    // Nothing to give back: the limiter and its state are being discarded.
+                    continue;
+                }
             }
         }
     }
 
-    /** Per-thread decisions for the parts of a composite, allocated once per thread (grown for a longer rule). */
+    /**
+     * Per-thread scratch, allocated once per thread: decisions for every applicable limit (grown for more limits),
+     * the applicable rules (an enforcing rule and an additive one per position), and a one-rule array for shadows.
+     */
     private static final class Scratch {
+        final Resolved[] rules = new Resolved[5];
+        final Resolved[] shadow = new Resolved[1];
         private Decision[] decisions = new Decision[0];
 
         Decision[] decisions(int n) {
             if (decisions.length < n) {
-                Decision[] grown = new Decision[Math.max(n, 4)];
+                Decision[] grown = new Decision[Math.max(n, 8)];
                 for (int i = 0; i < grown.length; i++) {
                     grown[i] = i < decisions.length ? decisions[i] : new Decision();
                 }
@@ -286,26 +464,45 @@ public final class RateLimiterService implements AutoCloseable {
         return current().rules;
     }
 
-    /** Metrics of every rule in force, the default first. */
+    /** Metrics of every rule in force, the default first, additive rules after the ordinary ones. */
     public List<RuleMetrics> metrics() {
         Snapshot s = current();
         List<RuleMetrics> all = new ArrayList<>();
-        all.add(s.defaultRule.metrics);
-        s.users.values().forEach(r -> all.add(r.metrics));
-        s.apis.values().forEach(r -> all.add(r.metrics));
-        s.userApis.values().forEach(m -> m.values().forEach(r -> all.add(r.metrics)));
+        s.forEach(r -> all.add(r.metrics));
         return Collections.unmodifiableList(all);
     }
 
     /** The limiter holding the state of {@code config} on {@code backend} (shadow rules have their own), or null. */
     public synchronized RateLimiter limiter(String backend, RateLimitConfig config, boolean shadow) {
+        RateLimiter dedicated = null;
         for (Map.Entry<LimiterKey, RateLimiter> e : limiters.entrySet()) {
             LimiterKey k = e.getKey();
             if (k.shadow == shadow && k.backend.equals(backend) && k.config.equals(config)) {
-                return e.getValue();
+                if (k.owner == null) {
+                    return e.getValue();
+                }
+                dedicated = e.getValue();
             }
         }
-        return null;
+        return dedicated;
+    }
+
+    /**
+     * The limiter holding the state of the rule at {@code scope} (as in {@link RuleMetrics#scope()}, e.g.
+     * {@code additive user=alice}) for its limit {@code config}, or null.
+     */
+    public synchronized RateLimiter limiter(String scope, RateLimitConfig config) {
+        Snapshot s = current();
+        RateLimiter[] found = {null};
+        s.forEach(r -> {
+            if (r.metrics.scope().equals(scope)) {
+                int i = r.rule.limits().indexOf(config);
+                if (i >= 0) {
+                    found[0] = r.parts[i];
+                }
+            }
+        });
+        return found[0];
     }
 
     /** How many limiters the service has closed because no rule used them any more. */
@@ -355,23 +552,43 @@ public final class RateLimiterService implements AutoCloseable {
     private synchronized void install(RuleSet rules) {
         checkBudget(rules);
         Snapshot old = snapshot;
-        Resolved def = resolve("default", rules.defaultRule, old == null ? null : old.defaultRule);
-        Map<String, Resolved> users = new HashMap<>();
-        rules.users.forEach((u, rule) -> users.put(u, resolve("user=" + u, rule, old == null ? null : old.users.get(u))));
-        Map<String, Resolved> apis = new HashMap<>();
-        rules.apis.forEach((a, rule) -> apis.put(a, resolve("api=" + a, rule, old == null ? null : old.apis.get(a))));
-        Map<String, Map<String, Resolved>> pairs = new HashMap<>();
-        rules.userApis.forEach((u, m) -> {
-            Map<String, Resolved> before = old == null ? null : old.userApis.get(u);
-            Map<String, Resolved> resolved = new HashMap<>();
-            m.forEach((a, rule) -> resolved.put(a,
-                    resolve("user=" + u + ",api=" + a, rule, before == null ? null : before.get(a))));
-            pairs.put(u, resolved);
-        });
+        Slot def = slot(Position.DEFAULT, "default", rules.defaultRule, rules.additiveDefault,
+                old == null ? null : old.defaultSlot);
+        Map<String, Slot> users = slots(Position.USER, "user=", rules.users, rules.additiveUsers,
+                old == null ? null : old.users);
+        Map<String, Slot> apis = slots(Position.API, "api=", rules.apis, rules.additiveApis,
+                old == null ? null : old.apis);
+        Map<String, Map<String, Slot>> pairs = new HashMap<>();
+        Set<String> pairUsers = new HashSet<>(rules.userApis.keySet());
+        pairUsers.addAll(rules.additiveUserApis.keySet());
+        for (String u : pairUsers) {
+            pairs.put(u, slots(Position.USER_API, "user=" + u + ",api=",
+                    rules.userApis.getOrDefault(u, Map.of()), rules.additiveUserApis.getOrDefault(u, Map.of()),
+                    old == null ? null : old.userApis.get(u)));
+        }
         Snapshot next = new Snapshot(rules, def, users, apis, pairs);
         // Volatile write: publishes the fully built snapshot; requests see all of it or none of it.
         snapshot = next;
         retireUnused(next);
+    }
+
+    private Map<String, Slot> slots(Position position, String prefix, Map<String, Rule> ordinary,
+            Map<String, Rule> additive, Map<String, Slot> before) {
+        Set<String> names = new HashSet<>(ordinary.keySet());
+        names.addAll(additive.keySet());
+        Map<String, Slot> slots = new HashMap<>();
+        for (String name : names) {
+            slots.put(name, slot(position, prefix + name, ordinary.get(name), additive.get(name),
+                    before == null ? null : before.get(name)));
+        }
+        return slots;
+    }
+
+    private Slot slot(Position position, String scope, Rule ordinary, Rule additive, Slot before) {
+        return new Slot(
+                ordinary == null ? null : resolve(position, scope, ordinary, before == null ? null : before.rule),
+                additive == null ? null : resolve(position, RuleSet.ADDITIVE + scope, additive,
+                        before == null ? null : before.additive));
     }
 
     /** Closes every limiter the snapshot does not use; requests still on an older one retry (see {@link #allow}). */
@@ -399,12 +616,12 @@ public final class RateLimiterService implements AutoCloseable {
         Map<LimiterKey, Long> planned = new HashMap<>();
         String[] largest = {null};
         long[] largestBytes = {-1};
-        rules.forEach((scope, rule) -> {
+        forEachRule(rules, (position, scope, rule) -> {
             if (!isLocal(rule)) {
                 return;
             }
             for (RateLimitConfig config : rule.limits()) {
-                LimiterKey key = keyOf(rule, config);
+                LimiterKey key = keyOf(position, scope, rule, config);
                 if (!planned.containsKey(key)) {
                     long bytes = localBuilder(config, key.maxKeys).offHeapBytes();
                     planned.put(key, bytes);
@@ -434,12 +651,79 @@ public final class RateLimiterService implements AutoCloseable {
         return Rule.LOCAL.equals(rule.backend()) && !backends.containsKey(Rule.LOCAL);
     }
 
-    private LimiterKey keyOf(Rule rule, RateLimitConfig config) {
+    /**
+     * Which limiter holds a limit's state. Rules counting per (user, api) share one limiter per distinct limit (a
+     * key whose rule changes keeps its state), since at most one of them applies to a request. Every other rule
+     * (another counting scope, or additive) has limiters of its own, owned by its scope, so that no two rules that
+     * can apply together, and no two counting scopes, ever share a state. Such a limiter whose key is fixed by the
+     * rule's position (a GLOBAL count, a user's own count at a user position, ...) holds
+     * {@value #FIXED_KEY_TABLE} keys unless the rule says otherwise.
+     */
+    private LimiterKey keyOf(Position position, String scope, Rule rule, RateLimitConfig config) {
+        boolean dedicated = rule.isAdditive() || rule.keyScope() != KeyScope.USER_API;
         int keys = -1;
         if (isLocal(rule)) {
-            keys = rule.maxKeysOrDefault() > 0 ? rule.maxKeysOrDefault() : defaultMaxKeys(config);
+            if (rule.maxKeysOrDefault() > 0) {
+                keys = rule.maxKeysOrDefault();
+            } else if (dedicated && position.fixes(rule.keyScope())) {
+                keys = FIXED_KEY_TABLE;
+            } else {
+                keys = defaultMaxKeys(config);
+            }
         }
-        return new LimiterKey(rule.backend(), config, rule.shadow(), keys);
+        return new LimiterKey(rule.backend(), config, rule.shadow(), keys, rule.keyScope(), dedicated ? scope : null);
+    }
+
+    /** Keys of a dedicated limiter whose rule's position fixes its one key: room for it and nothing to spare. */
+    static final int FIXED_KEY_TABLE = 16;
+
+    /** Where a rule is set: the part of a request that selects it. */
+    private enum Position {
+        DEFAULT("default"), USER("user"), API("api"), USER_API("user-api");
+
+        final String label;
+
+        Position(String label) {
+            this.label = label;
+        }
+
+        /** Whether every request this position selects has the same key under {@code scope}. */
+        boolean fixes(KeyScope scope) {
+            switch (scope) {
+                case GLOBAL:
+                    return true;
+                case USER:
+                    return this == USER || this == USER_API;
+                case API:
+                    return this == API || this == USER_API;
+                default:
+                    return this == USER_API;
+            }
+        }
+    }
+
+    /** A rule with its position and scope string. */
+    private interface RuleAction {
+        void accept(Position position, String scope, Rule rule);
+    }
+
+    private static void forEachRule(RuleSet rules, RuleAction action) {
+        action.accept(Position.DEFAULT, "default", rules.defaultRule);
+        if (rules.additiveDefault != null) {
+            action.accept(Position.DEFAULT, RuleSet.ADDITIVE + "default", rules.additiveDefault);
+        }
+        forEachIn(Position.USER, "user=", rules.users, "", action);
+        forEachIn(Position.USER, "user=", rules.additiveUsers, RuleSet.ADDITIVE, action);
+        forEachIn(Position.API, "api=", rules.apis, "", action);
+        forEachIn(Position.API, "api=", rules.additiveApis, RuleSet.ADDITIVE, action);
+        rules.userApis.forEach((u, m) -> forEachIn(Position.USER_API, "user=" + u + ",api=", m, "", action));
+        rules.additiveUserApis.forEach((u, m) -> forEachIn(Position.USER_API, "user=" + u + ",api=", m,
+                RuleSet.ADDITIVE, action));
+    }
+
+    private static void forEachIn(Position position, String prefix, Map<String, Rule> rules, String kind,
+            RuleAction action) {
+        rules.forEach((name, rule) -> action.accept(position, kind + prefix + name, rule));
     }
 
     private int defaultMaxKeys(RateLimitConfig config) {
@@ -457,7 +741,7 @@ public final class RateLimiterService implements AutoCloseable {
         return RateLimiter.builder(config).clock(clock).fullTablePolicy(fullTablePolicy).maxKeys(maxKeys);
     }
 
-    private Resolved resolve(String scope, Rule rule, Resolved previous) {
+    private Resolved resolve(Position position, String scope, Rule rule, Resolved previous) {
         if (previous != null && previous.rule.equals(rule)) {
             return previous;
         }
@@ -468,47 +752,78 @@ public final class RateLimiterService implements AutoCloseable {
         }
         List<RateLimitConfig> limits = rule.limits();
         RateLimiter[] parts = new RateLimiter[limits.size()];
+        Policy[] policies = new Policy[parts.length];
+        String name = rule.name() != null ? rule.name() : position.label + (rule.isAdditive() ? "-additive" : "");
         for (int i = 0; i < parts.length; i++) {
             RateLimitConfig config = limits.get(i);
-            parts[i] = limiters.computeIfAbsent(keyOf(rule, config),
+            parts[i] = limiters.computeIfAbsent(keyOf(position, scope, rule, config),
                     k -> factory == null ? localBuilder(config, k.maxKeys).build() : factory.apply(config));
+            policies[i] = new Policy(parts.length == 1 ? name : name + "-" + (i + 1), config, rule.keyScope(),
+                    rule.isAdditive());
         }
-        return new Resolved(rule, parts, new RuleMetrics(scope, rule, List.of(parts)));
+        return new Resolved(rule, parts, policies, new RuleMetrics(scope, rule, List.of(parts)));
     }
 
     /** An immutable resolved rule set; read by requests without a lock. */
     private static final class Snapshot {
         final RuleSet rules;
-        final Resolved defaultRule;
-        final Map<String, Resolved> users;
-        final Map<String, Resolved> apis;
-        final Map<String, Map<String, Resolved>> userApis;
+        final Slot defaultSlot;
+        final Map<String, Slot> users;
+        final Map<String, Slot> apis;
+        final Map<String, Map<String, Slot>> userApis;
 
-        Snapshot(RuleSet rules, Resolved defaultRule, Map<String, Resolved> users, Map<String, Resolved> apis,
-                Map<String, Map<String, Resolved>> userApis) {
+        Snapshot(RuleSet rules, Slot defaultSlot, Map<String, Slot> users, Map<String, Slot> apis,
+                Map<String, Map<String, Slot>> userApis) {
             this.rules = rules;
-            this.defaultRule = defaultRule;
+            this.defaultSlot = defaultSlot;
             this.users = users;
             this.apis = apis;
             this.userApis = userApis;
         }
 
+        /** Every resolved rule, the default first, then the ordinary rules, then the additive ones. */
         void forEach(java.util.function.Consumer<Resolved> action) {
-            action.accept(defaultRule);
-            users.values().forEach(action);
-            apis.values().forEach(action);
-            userApis.values().forEach(m -> m.values().forEach(action));
+            for (int additive = 0; additive < 2; additive++) {
+                boolean a = additive == 1;
+                defaultSlot.forKind(a, action);
+                users.values().forEach(slot -> slot.forKind(a, action));
+                apis.values().forEach(slot -> slot.forKind(a, action));
+                userApis.values().forEach(m -> m.values().forEach(slot -> slot.forKind(a, action)));
+            }
+        }
+    }
+
+    /** The rules at one position: the ordinary one and the additive one, either possibly null. */
+    private static final class Slot {
+        final Resolved rule;
+        final Resolved additive;
+
+        Slot(Resolved rule, Resolved additive) {
+            this.rule = rule;
+            this.additive = additive;
+        }
+
+        void forKind(boolean additive, java.util.function.Consumer<Resolved> action) {
+            Resolved r = additive ? this.additive : rule;
+            if (r != null) {
+                action.accept(r);
+            }
         }
     }
 
     private static final class Resolved {
         final Rule rule;
+        final KeyScope keyScope;
         final RateLimiter[] parts;
+        /** Each limit's name and limit, built once: a decision only points to them. */
+        final Policy[] policies;
         final RuleMetrics metrics;
 
-        Resolved(Rule rule, RateLimiter[] parts, RuleMetrics metrics) {
+        Resolved(Rule rule, RateLimiter[] parts, Policy[] policies, RuleMetrics metrics) {
             this.rule = rule;
+            this.keyScope = rule.keyScope();
             this.parts = parts;
+            this.policies = policies;
             this.metrics = metrics;
         }
     }
@@ -519,12 +834,18 @@ public final class RateLimiterService implements AutoCloseable {
         final boolean shadow;
         /** Keys of a local limiter's table; -1 for another backend. */
         final int maxKeys;
+        final KeyScope keyScope;
+        /** The scope of the one rule owning this limiter, or null for a limiter shared by (user, api) rules. */
+        final String owner;
 
-        LimiterKey(String backend, RateLimitConfig config, boolean shadow, int maxKeys) {
+        LimiterKey(String backend, RateLimitConfig config, boolean shadow, int maxKeys, KeyScope keyScope,
+                String owner) {
             this.backend = backend;
             this.config = config;
             this.shadow = shadow;
             this.maxKeys = maxKeys;
+            this.keyScope = keyScope;
+            this.owner = owner;
         }
 
         @Override
@@ -533,12 +854,13 @@ public final class RateLimiterService implements AutoCloseable {
                 return false;
             }
             LimiterKey k = (LimiterKey) o;
-            return shadow == k.shadow && maxKeys == k.maxKeys && backend.equals(k.backend) && config.equals(k.config);
+            return shadow == k.shadow && maxKeys == k.maxKeys && backend.equals(k.backend) && config.equals(k.config)
+                    && keyScope == k.keyScope && Objects.equals(owner, k.owner);
         }
 
         @Override
         public int hashCode() {
-            return Objects.hash(backend, config, shadow, maxKeys);
+            return Objects.hash(backend, config, shadow, maxKeys, keyScope, owner);
         }
     }
 

@@ -88,18 +88,23 @@ public final class Rule {
 
     /** The same limits under a name, used in decisions, headers and metrics (printable ASCII, not empty). */
     public Rule named(String name) {
-        Objects.requireNonNull(name, "name must not be null");
+        return new Rule(limits, shadow, backend, keyScope, additive, checkName("name", name), maxKeys);
+    }
+
+    /** {@code name} if it is printable ASCII and not empty (a Structured Field String can carry it). */
+    static String checkName(String field, String name) {
+        Objects.requireNonNull(name, field + " must not be null");
         if (name.isEmpty()) {
-            throw new IllegalArgumentException("name must not be empty");
+            throw new IllegalArgumentException(field + " must not be empty");
         }
         for (int i = 0; i < name.length(); i++) {
             char c = name.charAt(i);
             if (c < 0x20 || c > 0x7e) {
-                throw new IllegalArgumentException("name must be printable ASCII, was '" + name + "' with U+"
+                throw new IllegalArgumentException(field + " must be printable ASCII, was '" + name + "' with U+"
                         + String.format("%04X", (int) c) + " at index " + i);
             }
         }
-        return new Rule(limits, shadow, backend, keyScope, additive, name, maxKeys);
+        return name;
     }
 
     /** The same limits with room for {@code maxKeys} keys in each of this rule's local tables (1 to 2^30). */

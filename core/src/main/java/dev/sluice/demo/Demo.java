@@ -1,46 +1,51 @@
 package dev.sluice.demo;
 
 import dev.sluice.Algorithm;
-import dev.sluice.Clock;
+import dev.sluice.Decision;
+import dev.sluice.KeyScope;
 import dev.sluice.ManualClock;
 import dev.sluice.RateLimitConfig;
-import dev.sluice.RateLimiter;
-import dev.sluice.RateLimiterBuilder;
 import dev.sluice.RateLimiterService;
-import dev.sluice.reference.ReferenceRateLimiter;
+import dev.sluice.Rule;
+import dev.sluice.RuleSet;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.SplittableRandom;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
- * The main job: the issue's scenario through {@link RateLimiterService} on a manual clock, decision by decision, then
- * a short, indicative throughput run of the lock-free engine against the synchronized reference.
+ * The main job: the seed scenario through {@link RateLimiterService} on a manual clock, decision by decision, then
+ * rules that apply together (a user's total, an API's total across users, a pair's own limit); each line says which
+ * rule decided and why a request was denied. Then the command that measures throughput for real.
  */
 public final class Demo {
 
-    private static final long RUN_NANOS = Duration.ofMillis(1500).toNanos();
+    private static final long MILLI = 1_000_000L;
 
     private Demo() {
     }
 
-    public static void main(String[] args) throws InterruptedException {
-        scenario();
-        throughput();
-    }
-
-    private static void scenario() {
+    public static void main(String[] args) {
         System.out.println("Sluice scenario (Y = allowed), rules: default FIXED_WINDOW 3/1000 ms, api search TOKEN_BUCKET"
                 + " 5/1000 ms, user premium SLIDING_WINDOW_LOG 4/1000 ms, (premium, pay) TOKEN_BUCKET 2/1000 ms");
-        for (String line : scenarioLines()) {
-            System.out.println("  " + line);
-        }
+        scenario(true).forEach(line -> System.out.println("  " + line));
+        System.out.println();
+        System.out.println("Rules that apply together: default 100/min per (user, api); alice 1,000/hour in total"
+                + " (additive, per user);");
+        System.out.println("/search 10,000/s from everyone together (additive, per API); alice on /pay 10/min");
+        gateway().forEach(line -> System.out.println("  " + line));
+        System.out.println();
+        System.out.println("Throughput is measured with JMH, side by side, several forks (on a quiet machine):");
+        System.out.println("  mvn -B -q -pl jmh -am package -DskipTests && java -jar jmh/target/benchmarks.jar"
+                + " 'ServiceBenchmark' -f 3 -prof gc");
+        System.out.println("  results and how they were taken: jmh/results/REPORT.md");
     }
 
     /** The scenario's decisions, one line per step: time, user, api, count and the Y/N string. */
     public static List<String> scenarioLines() {
+        return scenario(false);
+    }
+
+    private static List<String> scenario(boolean explained) {
         ManualClock clock = new ManualClock();
         List<String> lines = new ArrayList<>();
         try (RateLimiterService service = RateLimiterService.builder().clock(clock)
@@ -53,101 +58,76 @@ public final class Demo {
                 {20_000, "premium", "feed", 5}, {20_900, "premium", "feed", 1}, {21_001, "premium", "feed", 5},
                 {21_001, "premium", "pay", 3}};
             for (Object[] step : steps) {
-                int at = (Integer) step[0];
-                int times = (Integer) step[3];
-                clock.setMillis(at);
-                StringBuilder sb = new StringBuilder();
-                for (int i = 0; i < times; i++) {
-                    sb.append(service.allow((String) step[1], (String) step[2]) ? 'Y' : 'N');
-                }
-                lines.add(String.format("t=%6d ms  %-8s %-7s x%d  %s", at, step[1], step[2], times, sb));
+                lines.add(step(service, clock, (Integer) step[0], (String) step[1], (String) step[2],
+                        (Integer) step[3], explained));
             }
         }
         return lines;
     }
 
-    private static void throughput() throws InterruptedException {
-        System.out.println();
-        System.out.println("Indicative throughput (1.5 s per run, TOKEN_BUCKET 1e9/s, so mostly admitted;");
-        System.out.println("not a benchmark: the side-by-side numbers are in jmh/results/REPORT.md):");
-        System.out.println("  keys                 threads     sluice req/s  reference req/s   ratio");
-        RateLimitConfig config = RateLimitConfig.of(Algorithm.TOKEN_BUCKET, 1_000_000_000L, Duration.ofSeconds(1));
-        String[] many = new String[10_000];
-        for (int i = 0; i < many.length; i++) {
-            many[i] = "user-" + (i % 100) + ":api-" + (i / 100);
-        }
-        row("one hot key", new String[] {"alice:search"}, RateLimiterBuilder.DEFAULT_MAX_KEYS, config);
-        row("10,000, sized", many, 16_384, config);
-        row("10,000, default", many, RateLimiterBuilder.DEFAULT_MAX_KEYS, config);
-        System.out.println("  \"sized\": maxKeys(16_384); \"default\": room for 1,048,576 keys (32 MiB),");
-        System.out.println("  over which the 10,000 keys spread, missing the CPU caches and TLB: size maxKeys");
-        System.out.println("  to the keys active at once (README, Guarantees). Sluice hashes a String key's");
-        System.out.println("  characters, seeded, on every call; the reference uses its cached hashCode().");
-        System.out.println("  1M keys: jmh/results/REPORT.md, section 2.");
-    }
-
-    private static void row(String label, String[] keys, int maxKeys, RateLimitConfig config)
-            throws InterruptedException {
-        // Requests visit the keys in a random order, as a gateway's callers do; a round-robin in creation order
-        // would walk the reference's per-key objects in allocation order, which the hardware prefetcher rewards.
-        int[] order = new SplittableRandom(42).ints(1 << 16, 0, keys.length).toArray();
-        for (int threads = 1; threads <= 2; threads++) {
-            double sluice;
-            double reference;
-            try (RateLimiter engine = RateLimiter.builder(config).maxKeys(maxKeys).build()) {
-                sluice = measure(engine, keys, order, threads);
+    /** The rules of a gateway, all applying at once, on a manual clock. */
+    public static List<String> gateway() {
+        ManualClock clock = new ManualClock();
+        List<String> lines = new ArrayList<>();
+        RuleSet rules = RuleSet.builder()
+                .defaultConfig(RateLimitConfig.of(Algorithm.FIXED_WINDOW, 100, Duration.ofMinutes(1)))
+                .addUser("alice", Rule.of(RateLimitConfig.of(Algorithm.FIXED_WINDOW, 1_000, Duration.ofHours(1)))
+                        .countedPer(KeyScope.USER).additive().named("alice-hourly"))
+                .addApi("/search", Rule.of(RateLimitConfig.of(Algorithm.TOKEN_BUCKET, 10_000, Duration.ofSeconds(1)))
+                        .countedPer(KeyScope.API).additive().named("search-total"))
+                .addUserApi("alice", "/pay", Rule.of(RateLimitConfig.of(Algorithm.FIXED_WINDOW, 10,
+                        Duration.ofMinutes(1))).named("alice-pay"))
+                .build();
+        try (RateLimiterService service = RateLimiterService.builder().clock(clock).rules(rules).build()) {
+            lines.add(step(service, clock, 0, "alice", "/pay", 11, true));
+            for (int minute = 0; minute < 10; minute++) {
+                lines.add(step(service, clock, minute * 60_000, "alice", "/feed", 99, true));
             }
-            try (RateLimiter classic = new ReferenceRateLimiter(config, Clock.system())) {
-                reference = measure(classic, keys, order, threads);
+            lines.add(step(service, clock, 600_000, "alice", "/home", 2, true));
+            for (int user = 0; user < 100; user++) {
+                step(service, clock, 600_000, "user" + user, "/search", 100, false);
             }
-            System.out.printf("  %-20s %7d  %15.0f  %15.0f  %6.2fx%n", label, threads, sluice, reference,
-                    sluice / reference);
+            lines.add("t=600000 ms  user0..user99 /search x10000 (100 each): all admitted");
+            lines.add(step(service, clock, 600_000, "carol", "/search", 1, true));
+            lines.add(step(service, clock, 600_000, "carol", "/home", 1, true));
+            lines.add(step(service, clock, 600_001, "carol", "/search", 1, true));
         }
+        return lines;
     }
 
-    private static double measure(RateLimiter limiter, String[] keys, int[] order, int threads)
-            throws InterruptedException {
-        run(limiter, keys, order, threads, RUN_NANOS / 3); // warm-up
-        return run(limiter, keys, order, threads, RUN_NANOS) * 1e9 / RUN_NANOS;
+    /**
+     * {@code times} requests at {@code atMillis}; the line shows the Y/N string and, if {@code explained}, which
+     * limit decided each run of equal outcomes and, for a denial, why.
+     */
+    private static String step(RateLimiterService service, ManualClock clock, int atMillis, String user, String api,
+            int times, boolean explained) {
+        clock.setMillis(atMillis);
+        Decision d = new Decision();
+        StringBuilder yn = new StringBuilder();
+        StringBuilder why = new StringBuilder();
+        Decision last = new Decision();
+        for (int i = 0; i < times; i++) {
+            boolean allowed = service.allow(user, api, 1, d);
+            yn.append(allowed ? 'Y' : 'N');
+            if (i > 0 && (allowed != last.allowed() || !d.policyName().equals(last.policyName()))) {
+                explain(why, last);
+            }
+            last.copyFrom(d);
+        }
+        explain(why, last);
+        String line = String.format("t=%6d ms  %-8s %-7s x%d  %s", atMillis, user, api, times,
+                yn.length() > 40 ? yn.substring(0, 20) + "..." + yn.substring(yn.length() - 17) : yn);
+        return explained ? line + "   " + why : line;
     }
 
-    private static long run(RateLimiter limiter, String[] keys, int[] order, int threads, long nanos)
-            throws InterruptedException {
-        LongAdder total = new LongAdder();
-        CountDownLatch start = new CountDownLatch(1);
-        List<Thread> workers = new ArrayList<>();
-        for (int t = 0; t < threads; t++) {
-            int offset = t * 7919; // threads start apart in the order
-            Thread worker = new Thread(() -> {
-                try {
-                    start.await();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return;
-                }
-                Clock clock = Clock.system();
-                long end = clock.nanoTime() + nanos;
-                long done = 0;
-                int i = offset;
-                while (true) {
-                    for (int batch = 0; batch < 1024; batch++) {
-                        limiter.tryAcquire(keys[order[i]]);
-                        i = (i + 1) & (order.length - 1);
-                    }
-                    done += 1024;
-                    if (clock.nanoTime() >= end) {
-                        break;
-                    }
-                }
-                total.add(done);
-            });
-            worker.start();
-            workers.add(worker);
+    /** One run of equal outcomes: the limit that decided and, for a denial, why. */
+    private static void explain(StringBuilder why, Decision d) {
+        why.append(why.length() == 0 ? "" : "; ").append(d.allowed() ? "Y by " : "N by ").append(d.policyName());
+        if (d.allowed()) {
+            why.append(" (then ").append(d.remaining()).append(" left)");
+        } else {
+            why.append(": its ").append(d.limit()).append(" spent, retry in ").append(d.retryAfterNanos() == Decision.NEVER
+                    ? "never" : String.format("%.1f ms", d.retryAfterNanos() / (double) MILLI));
         }
-        start.countDown();
-        for (Thread w : workers) {
-            w.join();
-        }
-        return total.sum();
     }
 }

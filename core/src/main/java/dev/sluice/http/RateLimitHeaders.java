@@ -1,6 +1,7 @@
 package dev.sluice.http;
 
 import dev.sluice.Decision;
+import dev.sluice.Policy;
 import dev.sluice.RateLimitConfig;
 import dev.sluice.Rule;
 import java.util.ArrayList;
@@ -38,10 +39,13 @@ import java.util.function.BiConsumer;
  * Integers are capped at {@link #MAX_INTEGER}, the largest Structured Field Integer. A decision with no limit
  * (limit {@link Long#MAX_VALUE}: no enforcing rule applied) writes no field at all.
  *
- * <p>Which limit decided: a {@link Decision} does not name its limit, only its {@link Decision#limit() limit}
- * (the burst for a bucket). For a composite rule the RateLimit item is named after the first limit whose
- * {@link RateLimitConfig#burst()} equals it, else after the first limit; the {@code r} and {@code t} values always
- * come from the decision itself, so only the name can be off when two limits share a burst.
+ * <p>Which limit decided, for an instance built for a rule: the limit the decision names ({@link Decision#config()}) if
+ * it is one of the rule's, else the first limit whose {@link RateLimitConfig#burst()} equals {@link Decision#limit()},
+ * else the first limit; the {@code r} and {@code t} values always come from the decision itself.
+ *
+ * <p>From the decision alone: {@link #writeDecision(Decision, BiConsumer)} needs no instance and no rule. A decision
+ * filled by {@link dev.sluice.RateLimiterService} names every limit that applied and the one that decided, so an
+ * integration writes correct fields for every rule combination (additive rules included) without knowing the rules.
  *
  * <p>Immutable and thread-safe. Writing allocates only the value strings ({@code RateLimit-Policy} not even that).
  */
@@ -76,13 +80,18 @@ public final class RateLimitHeaders {
             if (i > 0) {
                 sb.append(", ");
             }
-            sb.append(items[i]).append(";q=").append(cap(c.limit())).append(";w=")
-                    .append(cap(ceilSeconds(c.windowNanos())));
-            if (c.burst() != c.limit()) {
-                sb.append(";sluice-burst=").append(cap(c.burst()));
-            }
+            appendPolicyItem(sb, items[i], c);
         }
         this.policy = sb.toString();
+    }
+
+    /** One Quota Policy Item (draft §3): the quoted name, {@code q}, {@code w} and, for a bucket, its burst. */
+    private static void appendPolicyItem(StringBuilder sb, String quotedName, RateLimitConfig c) {
+        sb.append(quotedName).append(";q=").append(cap(c.limit())).append(";w=")
+                .append(cap(ceilSeconds(c.windowNanos())));
+        if (c.burst() != c.limit()) {
+            sb.append(";sluice-burst=").append(cap(c.burst()));
+        }
     }
 
     /** Headers for one limit, named {@value #DEFAULT_POLICY}. */
@@ -138,13 +147,86 @@ public final class RateLimitHeaders {
         if (unlimited(decision)) {
             return null;
         }
+        return serviceLimitItem(items[deciding(decision)], decision);
+    }
+
+    /** The Service Limit Item (draft §4) of the limit that decided: {@code r} and {@code t} from the decision. */
+    private static String serviceLimitItem(String quotedName, Decision decision) {
         long t;
         if (decision.allowed() || decision.retryAfterNanos() == Decision.NEVER) {
             t = ceilSeconds(decision.resetAfterNanos());
         } else {
             t = retryAfterSeconds(decision);
         }
-        return items[deciding(decision)] + ";r=" + cap(decision.remaining()) + ";t=" + cap(t);
+        return quotedName + ";r=" + cap(decision.remaining()) + ";t=" + cap(t);
+    }
+
+    /**
+     * The {@code RateLimit-Policy} field value written from {@code decision} alone: one Quota Policy Item per limit
+     * that applied ({@link Decision#applied}), in the order they were tried, as a Structured Field List (draft §3:
+     * items separated by a comma and a space); for a decision that names no applied limit, the item of the limit
+     * that decided ({@link Decision#config()}). Null when no limit applied or the decision names none.
+     */
+    public static String policyValueOf(Decision decision) {
+        if (unlimited(decision)) {
+            return null;
+        }
+        StringBuilder sb = new StringBuilder();
+        int n = decision.appliedCount();
+        for (int i = 0; i < n; i++) {
+            Policy p = decision.applied(i);
+            if (i > 0) {
+                sb.append(", ");
+            }
+            appendPolicyItem(sb, quote(p.name()), p.config());
+        }
+        if (n == 0 && decision.config() != null) {
+            appendPolicyItem(sb, quote(nameOf(decision)), decision.config());
+        }
+        return sb.length() == 0 ? null : sb.toString();
+    }
+
+    /**
+     * The {@code RateLimit} field value written from {@code decision} alone: the Service Limit Item of the limit
+     * that decided ({@link Decision#policyName()}, {@value #DEFAULT_POLICY} if it names none). The service fills
+     * the decision with the limit that denied, or, for an admitted request, the applicable limit with the fewest
+     * permits left, so the one item is the one a client must watch. Null when no limit applied.
+     */
+    public static String rateLimitValueOf(Decision decision) {
+        return unlimited(decision) ? null : serviceLimitItem(quote(nameOf(decision)), decision);
+    }
+
+    /**
+     * Writes the fields for {@code decision} from the decision alone, with no knowledge of rules: {@code
+     * RateLimit-Policy} (every limit that applied; left out if the decision names none), {@code RateLimit}, then
+     * {@code Retry-After} if the request was denied; nothing if no limit applied. For decisions filled by
+     * {@link dev.sluice.RateLimiterService}, which names every limit it applied.
+     */
+    public static void writeDecision(Decision decision, BiConsumer<String, String> out) {
+        String rateLimit = rateLimitValueOf(decision);
+        if (rateLimit == null) {
+            return;
+        }
+        String policies = policyValueOf(decision);
+        if (policies != null) {
+            out.accept(RATELIMIT_POLICY, policies);
+        }
+        out.accept(RATELIMIT, rateLimit);
+        String retryAfter = retryAfterValue(decision);
+        if (retryAfter != null) {
+            out.accept(RETRY_AFTER, retryAfter);
+        }
+    }
+
+    /** The fields of {@link #writeDecision}, in the same order, as an unmodifiable map. */
+    public static Map<String, String> headersOf(Decision decision) {
+        Map<String, String> m = new LinkedHashMap<>();
+        writeDecision(decision, m::put);
+        return Collections.unmodifiableMap(m);
+    }
+
+    private static String nameOf(Decision decision) {
+        return decision.policyName() == null ? DEFAULT_POLICY : decision.policyName();
     }
 
     /**
@@ -201,6 +283,11 @@ public final class RateLimitHeaders {
     }
 
     private int deciding(Decision decision) {
+        for (int i = 0; i < limits.length; i++) {
+            if (limits[i].equals(decision.config())) {
+                return i;
+            }
+        }
         for (int i = 0; i < limits.length; i++) {
             if (limits[i].burst() == decision.limit()) {
                 return i;

@@ -30,7 +30,11 @@ import java.util.Objects;
  *   <tr><td>{@value #TABLE_FULL}</td><td>FunctionCounter</td><td>{@link RuleMetrics#tableFullEvents()}</td></tr>
  *   <tr><td>{@value #LIVE_KEYS}</td><td>Gauge</td><td>{@link RuleMetrics#liveKeys()}</td></tr>
  * </table>
- * There is one set of meters per rule, never per key, so cardinality is that of the rule set.
+ * An additive rule's scope is prefixed {@code additive } ({@code additive user=alice}) and its meters are tagged
+ * {@value #ADDITIVE_TAG}{@code =true}; an additive rule counts every request it applied to that was admitted, and
+ * the requests its own limit denied. One service-wide counter, {@value #RETIRED}, counts the limiters the service
+ * closed because no rule used them any more. There is one set of meters per rule, never per key, so cardinality
+ * is that of the rule set.
  *
  * <p><b>Following rule changes.</b> Each meter reads the service's counters when the registry reads it, never on
  * the request path. On every read the binding checks whether the service's rule set changed (one reference
@@ -57,7 +61,11 @@ public final class SluiceMetrics implements MeterBinder {
     public static final String WOULD_DENY = "sluice.requests.would.deny";
     public static final String TABLE_FULL = "sluice.table.full";
     public static final String LIVE_KEYS = "sluice.keys.live";
+    /** Service-wide: limiters closed because no rule used them any more ({@link RateLimiterService#retiredLimiters()}). */
+    public static final String RETIRED = "sluice.limiters.retired";
     public static final String SCOPE_TAG = "scope";
+    /** {@code true} on the meters of an additive rule (scope {@code additive ...}), {@code false} on the others. */
+    public static final String ADDITIVE_TAG = "additive";
     public static final String OUTCOME_TAG = "outcome";
 
     private final RateLimiterService service;
@@ -67,6 +75,8 @@ public final class SluiceMetrics implements MeterBinder {
     /** The rule set whose RuleMetrics the scopes read; null until the first sync. */
     private RuleSet followed;
     private boolean closed;
+    /** The last retired count read, kept for when the service is closed. */
+    private long lastRetired;
 
     public SluiceMetrics(RateLimiterService service) {
         this(service, Tags.empty());
@@ -89,6 +99,9 @@ public final class SluiceMetrics implements MeterBinder {
             }
         }
         registries.add(registry);
+        // The scopes' gauges hold this binder strongly, so the weakly held counter keeps reading.
+        FunctionCounter.builder(RETIRED, this, SluiceMetrics::retired).tags(tags).baseUnit("limiters")
+                .description("Limiters closed because no rule used them any more").register(registry);
         for (ScopeMeters s : scopes.values()) {
             s.register(registry);
         }
@@ -154,6 +167,13 @@ public final class SluiceMetrics implements MeterBinder {
         } catch (IllegalStateException serviceClosed) {
             closed = true;
         }
+    }
+
+    private synchronized double retired() {
+        if (!closed) {
+            lastRetired = service.retiredLimiters();
+        }
+        return lastRetired;
     }
 
     private synchronized double read(ScopeMeters s, int what) {
@@ -222,7 +242,8 @@ public final class SluiceMetrics implements MeterBinder {
         }
 
         void register(MeterRegistry registry) {
-            Tags t = tags.and(SCOPE_TAG, scope);
+            Tags t = tags.and(SCOPE_TAG, scope).and(ADDITIVE_TAG,
+                    Boolean.toString(scope.startsWith(RuleSet.ADDITIVE)));
             add(registry, FunctionCounter.builder(REQUESTS, this, s -> read(s, ADMITTED))
                     .tags(t).tag(OUTCOME_TAG, "admitted").baseUnit("requests")
                     .description("Requests this rule admitted").register(registry));

@@ -277,4 +277,46 @@ class RateLimitHeadersTest {
         Rule rule = Rule.of(config(Algorithm.FIXED_WINDOW, 1, Duration.ofSeconds(1)));
         assertThrows(IllegalArgumentException.class, () -> RateLimitHeaders.of(rule, List.of("a", "b")));
     }
+
+    @Test
+    void aLimiterDecisionWritesTheRateLimitFieldFromTheDecisionAlone() {
+        RateLimitConfig cfg = config(Algorithm.FIXED_WINDOW, 3, Duration.ofSeconds(10));
+        try (RateLimiter limiter = RateLimiter.create(cfg, clock)) {
+            assertFalse(take(limiter, 4));
+            d.decidedBy(null, null);
+            assertEquals(Map.of("RateLimit", "\"default\";r=0;t=10", "Retry-After", "10"),
+                    RateLimitHeaders.headersOf(d), "no limit named: no RateLimit-Policy");
+            d.decidedBy("per-10s", cfg);
+            assertEquals(Map.of("RateLimit-Policy", "\"per-10s\";q=3;w=10", "RateLimit", "\"per-10s\";r=0;t=10",
+                    "Retry-After", "10"), RateLimitHeaders.headersOf(d));
+        }
+    }
+
+    @Test
+    void aServiceDecisionWritesEveryAppliedPolicyAndTheOneWithTheFewestLeft() {
+        RateLimitConfig perPair = config(Algorithm.FIXED_WINDOW, 100, Duration.ofSeconds(60));
+        RateLimitConfig bucket = RateLimitConfig.of(Algorithm.TOKEN_BUCKET, 10, Duration.ofSeconds(1)).withBurst(20);
+        try (RateLimiterService service = RateLimiterService.builder().clock(clock)
+                .rules(RuleSet.builder().defaultConfig(perPair)
+                        .addApi("/search", Rule.of(bucket).countedPer(dev.sluice.KeyScope.API).additive())
+                        .build()).build()) {
+            assertTrue(service.allow("alice", "/search", 15, d));
+            List<String> written = new ArrayList<>();
+            RateLimitHeaders.writeDecision(d, (name, value) -> written.add(name + ": " + value));
+            assertEquals(List.of("RateLimit-Policy: \"default\";q=100;w=60, \"api-additive\";q=10;w=1;sluice-burst=20",
+                    "RateLimit: \"api-additive\";r=5;t=2"), written);
+            assertTrue(service.allow("bob", "/home", 1, d));
+            assertEquals(Map.of("RateLimit-Policy", "\"default\";q=100;w=60", "RateLimit", "\"default\";r=99;t=60"),
+                    RateLimitHeaders.headersOf(d), "only the default applies to /home");
+        }
+    }
+
+    @Test
+    void anInstanceNamesTheLimitTheDecisionNames() {
+        RateLimitConfig a = config(Algorithm.FIXED_WINDOW, 10, Duration.ofSeconds(1));
+        RateLimitConfig b = config(Algorithm.FIXED_WINDOW, 10, Duration.ofSeconds(60));
+        RateLimitHeaders h = RateLimitHeaders.of(Rule.of(a, b), List.of("second", "minute"));
+        d.set(true, 10, 3, 0, SECOND, 0).decidedBy("minute", b);
+        assertEquals("\"minute\";r=3;t=1", h.rateLimitValue(d), "both limits are 10: the named config decides");
+    }
 }

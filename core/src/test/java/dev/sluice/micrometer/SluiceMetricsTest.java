@@ -180,7 +180,8 @@ class SluiceMetricsTest {
         assertEquals(2, requests(registry, "api=/pay", "admitted"));
         assertEquals(2, requests(second, "api=/pay", "admitted"));
         assertEquals(1, requests(second, "api=/pay", "denied"));
-        assertEquals(10, second.getMeters().size(), "one set of five meters per scope, however often bound");
+        assertEquals(11, second.getMeters().size(),
+                "one set of five meters per scope and the retired-limiters counter, however often bound");
     }
 
     @Test
@@ -192,7 +193,7 @@ class SluiceMetricsTest {
         assertEquals(1, admitted.count());
         Gauge live = registry.get(SluiceMetrics.LIVE_KEYS).tags("gateway", "edge-1", "scope", "default").gauge();
         assertEquals(1, live.value());
-        assertEquals(5, registry.getMeters().size());
+        assertEquals(6, registry.getMeters().size(), "five meters of the default and the retired-limiters counter");
     }
 
     @Test
@@ -205,5 +206,23 @@ class SluiceMetricsTest {
         assertEquals(1, requests("default", "denied"));
         assertEquals(0, counter(SluiceMetrics.TABLE_FULL, "default"));
         assertEquals(0, liveKeys("default"));
+    }
+
+    @Test
+    void additiveRulesHaveTheirOwnTaggedMetersAndRetiredLimitersAreCounted() {
+        new SluiceMetrics(service).bindTo(registry);
+        service.configureUser("u", dev.sluice.Rule.of(TWO_PER_S).countedPer(dev.sluice.KeyScope.USER).additive());
+        SluiceMetrics metrics = new SluiceMetrics(service);
+        SimpleMeterRegistry second = new SimpleMeterRegistry();
+        metrics.bindTo(second);
+        send("u", "a", 3);
+        assertEquals(2.0, requests(second, "additive user=u", "admitted"));
+        assertEquals(1.0, requests(second, "additive user=u", "denied"), "u's total of two denied the third");
+        assertEquals("true", second.get(SluiceMetrics.REQUESTS).tag(SluiceMetrics.SCOPE_TAG, "additive user=u")
+                .functionCounters().iterator().next().getId().getTag(SluiceMetrics.ADDITIVE_TAG));
+        assertEquals(2.0, requests(second, "default", "admitted"));
+        assertEquals(0.0, second.get(SluiceMetrics.RETIRED).functionCounter().count());
+        service.removeUser("u");
+        assertEquals(1.0, second.get(SluiceMetrics.RETIRED).functionCounter().count(), "u's own limiter retired");
     }
 }
