@@ -14,11 +14,10 @@ import java.util.function.BiConsumer;
  * Writes the {@link RateLimitHeaders} fields of a {@link RateLimiterService} decision, for every HTTP integration
  * alike: the one place that turns a (user, api, decision) into response fields.
  *
- * <p>Policy names are the rule's scope kind: {@code default}, {@code user}, {@code api} or {@code user-api}, so
- * that no user name or path leaks into a header. The rule is found with the same precedence as the service:
- * (user, api), api, user, default, skipping shadow rules. It is read from {@link RateLimiterService#rules()} next
- * to the decision, not with it, so a request that races a reconfiguration may name the new rule's policy beside
- * the old rule's decision (the {@code r} and {@code t} values are always the decision's own).
+ * <p>Policy names are those the decision carries: a name the rule was given, else its position ({@code default},
+ * {@code user}, {@code api}, {@code user-api}, with {@code -additive}), so that no user name or path leaks into a
+ * header unless the operator named a rule so. {@link #headersFor} finds the enforcing rule's headers with the
+ * service's precedence, for callers that hold no decision.
  *
  * <p>Thread-safe. For a rule already seen, finding its headers allocates nothing; the field values
  * {@code RateLimit} and {@code Retry-After} are new Strings per decision (see {@link RateLimitHeaders}).
@@ -33,12 +32,13 @@ public final class DecisionHeaders {
         this.service = Objects.requireNonNull(service, "service must not be null");
     }
 
-    /** Writes the fields of {@code decision}, taken for (user, api), to {@code out}; nothing if no rule enforces. */
+    /**
+     * Writes the fields of {@code decision}, taken for (user, api), to {@code out}, from the decision alone
+     * ({@link RateLimitHeaders#writeDecision}): the limits the service applied name the policies, so a request that
+     * races a reconfiguration still names the rules that decided it. Nothing if no rule enforces.
+     */
     public void write(String user, String api, Decision decision, BiConsumer<String, String> out) {
-        RateLimitHeaders headers = headersFor(user, api);
-        if (headers != null) {
-            headers.write(decision, out);
-        }
+        RateLimitHeaders.writeDecision(decision, out);
     }
 
     /** The headers of the enforcing rule for (user, api), or null when only shadow rules apply. */
