@@ -9,8 +9,10 @@ import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.lettuce.core.api.async.RedisScriptingAsyncCommands;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -80,9 +82,9 @@ public final class RedisRateLimiter implements RateLimiter {
     private final RateLimitConfig config;
     private final Algorithm algorithm;
     private final Clock clock;
-    private final StatefulRedisConnection<String, String> connection;
+    private final StatefulConnection<String, String> connection;
     private final boolean ownsConnection;
-    private final RedisAsyncCommands<String, String> commands;
+    private final RedisScriptingAsyncCommands<String, String> commands;
     private final LuaScript script;
     private final String keyBase;
     private final String[] params;
@@ -105,13 +107,14 @@ public final class RedisRateLimiter implements RateLimiter {
     // Volatile: a close() on one thread is seen by the next call on any other.
     private volatile boolean closed;
 
-    private RedisRateLimiter(Builder b, StatefulRedisConnection<String, String> connection, boolean owns) {
+    private RedisRateLimiter(Builder b, StatefulConnection<String, String> connection,
+            RedisScriptingAsyncCommands<String, String> commands, boolean owns) {
         this.config = b.config;
         this.algorithm = config.algorithm();
         this.clock = b.clock;
         this.connection = connection;
         this.ownsConnection = owns;
-        this.commands = connection.async();
+        this.commands = commands;
         this.script = LuaScript.of(algorithm);
         this.keyBase = b.keyPrefix + (b.namespace != null ? b.namespace : defaultNamespace(config));
         this.timeoutNanos = b.timeout.toNanos();
@@ -135,14 +138,27 @@ public final class RedisRateLimiter implements RateLimiter {
         preload();
     }
 
-    /** A builder on a connection the caller owns (and closes); it may be shared with other limiters. */
+    /**
+     * A builder on a connection the caller owns (and closes); it may be shared with other limiters. A connection to
+     * the master a Sentinel names ({@code redis-sentinel://...} URIs) is such a connection too.
+     */
     public static Builder builder(RateLimitConfig config, StatefulRedisConnection<String, String> connection) {
-        return new Builder(config, Objects.requireNonNull(connection, "connection must not be null"), null);
+        Objects.requireNonNull(connection, "connection must not be null");
+        return new Builder(config, connection, connection.async(), null);
+    }
+
+    /**
+     * A builder on a Redis Cluster connection the caller owns (and closes). Every key of one decision carries one
+     * hash tag, so each script runs on the master of one slot; Lettuce routes it there and follows MOVED and ASK.
+     */
+    public static Builder builder(RateLimitConfig config, StatefulRedisClusterConnection<String, String> connection) {
+        Objects.requireNonNull(connection, "connection must not be null");
+        return new Builder(config, connection, connection.async(), null);
     }
 
     /** A builder that opens its own connection from {@code client} and closes it in {@link #close()}. */
     public static Builder builder(RateLimitConfig config, RedisClient client) {
-        return new Builder(config, null, Objects.requireNonNull(client, "client must not be null"));
+        return new Builder(config, null, null, Objects.requireNonNull(client, "client must not be null"));
     }
 
     /**
@@ -655,7 +671,8 @@ public final class RedisRateLimiter implements RateLimiter {
     /** Options of a {@link RedisRateLimiter}. */
     public static final class Builder {
         private final RateLimitConfig config;
-        private final StatefulRedisConnection<String, String> connection;
+        private final StatefulConnection<String, String> connection;
+        private final RedisScriptingAsyncCommands<String, String> commands;
         private final RedisClient client;
         private String keyPrefix = "sluice:";
         private String namespace;
@@ -667,10 +684,11 @@ public final class RedisRateLimiter implements RateLimiter {
         private boolean callerTime;
         private int memoSlots = DEFAULT_MEMO_SLOTS;
 
-        private Builder(RateLimitConfig config, StatefulRedisConnection<String, String> connection,
-                RedisClient client) {
+        private Builder(RateLimitConfig config, StatefulConnection<String, String> connection,
+                RedisScriptingAsyncCommands<String, String> commands, RedisClient client) {
             this.config = Objects.requireNonNull(config, "config must not be null");
             this.connection = connection;
+            this.commands = commands;
             this.client = client;
         }
 
@@ -771,9 +789,10 @@ public final class RedisRateLimiter implements RateLimiter {
                         + "SLIDING_WINDOW_COUNTER on Redis, was " + config.limit() + " * " + w / 1000);
             }
             if (client != null) {
-                return new RedisRateLimiter(this, client.connect(), true);
+                StatefulRedisConnection<String, String> own = client.connect();
+                return new RedisRateLimiter(this, own, own.async(), true);
             }
-            return new RedisRateLimiter(this, connection, false);
+            return new RedisRateLimiter(this, connection, commands, false);
         }
     }
 }
