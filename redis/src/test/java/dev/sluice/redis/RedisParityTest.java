@@ -63,6 +63,11 @@ class RedisParityTest {
     @ParameterizedTest
     @MethodSource("configs")
     void makesTheSameDecisionsAsTheLocalEngine(RateLimitConfig config) {
+        replay(config, connection);
+    }
+
+    /** The random trace of requests and releases, on the local engine and on {@code connection}'s Redis. */
+    static void replay(RateLimitConfig config, StatefulRedisConnection<String, String> connection) {
         ManualClock clock = new ManualClock();
         long windowMicros = config.windowNanos() / 1000;
         SplittableRandom random = new SplittableRandom(config.toString().hashCode());
