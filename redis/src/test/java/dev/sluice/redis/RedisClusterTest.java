@@ -196,6 +196,28 @@ class RedisClusterTest {
         own.forEach(StatefulRedisClusterConnection::close);
     }
 
+    /** SCRIPT FLUSH on every master: each one's NOSCRIPT is healed by EVAL there, and the counts stay exact. */
+    @Test
+    void aScriptFlushOnEveryMasterIsHealedWithoutLosingCount() {
+        RateLimitConfig config = RateLimitConfig.of(Algorithm.SLIDING_WINDOW_LOG, 3, Duration.ofHours(1));
+        String[] keys = keysOnEveryMaster();
+        try (RedisRateLimiter limiter = RedisRateLimiter.builder(config, connection).keyPrefix("cflush:")
+                .timeout(Duration.ofSeconds(5)).build()) {
+            for (String key : keys) {
+                assertTrue(limiter.tryAcquire(key, 2, 0));
+            }
+            for (RedisServer node : nodes) {
+                assertEquals("+OK", node.command("SCRIPT FLUSH"));
+            }
+            for (String key : keys) {
+                assertTrue(limiter.tryAcquire(key, 1, 0));
+                assertFalse(limiter.tryAcquire(key, 1, 0));
+            }
+            assertEquals(MASTERS, limiter.scriptLoads());
+            assertEquals(0, limiter.failures());
+        }
+    }
+
     /**
      * The last test: the third master is killed mid-run. Its keys are decided by the failure policy within the
      * timeout (blocking and async); the other masters' keys are still decided by Redis.
