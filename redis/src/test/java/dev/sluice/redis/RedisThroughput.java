@@ -6,6 +6,14 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.codec.RedisCodec;
+import io.lettuce.core.codec.StringCodec;
+import io.github.bucket4j.Bucket;
+import io.github.bucket4j.BucketConfiguration;
+import io.github.bucket4j.distributed.ExpirationAfterWriteStrategy;
+import io.github.bucket4j.redis.lettuce.Bucket4jLettuce;
+import io.github.bucket4j.redis.lettuce.cas.LettuceBasedProxyManager;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -60,6 +68,7 @@ public final class RedisThroughput {
                             t -> plain.tryAcquire(ThreadLocalRandom.current().nextLong(100_000)));
                     measure("Sluice + leasing(100), hot key", threads, seconds, t -> leasing.tryAcquire(1L));
                 }
+                bucket4j(client, seconds);
                 denials(connection, seconds);
                 pipelined(plain, seconds, 128);
                 System.out.printf(Locale.ROOT, "failures=%d, round trips with leasing=%d, lease hits=%d%n",
@@ -98,6 +107,27 @@ public final class RedisThroughput {
     }
 
     private static RedisCommands<String, String> redis;
+
+    /** Bucket4j on Redis through Lettuce, built as its documentation shows, on the same deny and allow cells. */
+    private static void bucket4j(RedisClient client, int seconds) throws InterruptedException {
+        try (StatefulRedisConnection<String, byte[]> c = client.connect(
+                RedisCodec.of(StringCodec.UTF8, ByteArrayCodec.INSTANCE))) {
+            LettuceBasedProxyManager<String> proxy = Bucket4jLettuce.casBasedBuilder(c)
+                    .expirationAfterWrite(ExpirationAfterWriteStrategy
+                            .basedOnTimeForRefillingBucketUpToMax(Duration.ofSeconds(10)))
+                    .build();
+            BucketConfiguration open = BucketConfiguration.builder()
+                    .addLimit(l -> l.capacity(10_000_000).refillGreedy(10_000_000, Duration.ofSeconds(10))).build();
+            BucketConfiguration tenPerSecond = BucketConfiguration.builder()
+                    .addLimit(l -> l.capacity(10).refillGreedy(10, Duration.ofSeconds(1))).build();
+            Bucket allowed = proxy.builder().build("b4j-open", () -> open);
+            Bucket denied = proxy.builder().build("b4j-ten", () -> tenPerSecond);
+            for (int threads : new int[] {1, 4, 16}) {
+                measure("Bucket4j, hot key (allowed)", threads, seconds, t -> allowed.tryConsume(1));
+                measure("Bucket4j, hot key 10/s", threads, seconds, t -> denied.tryConsume(1));
+            }
+        }
+    }
 
     /** Redis's own CPU time (user + system), in microseconds, from INFO cpu. */
     private static long redisCpuMicros() {
