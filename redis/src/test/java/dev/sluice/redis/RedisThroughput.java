@@ -28,8 +28,10 @@ import org.HdrHistogram.Histogram;
 /**
  * Decisions per second against a local redis-server that this program starts: the plain {@code INCR} floor (one
  * round trip, no logic), a script that only INCRs (the floor of any one-script design), the token-bucket script on one hot key and on many keys, the same with leasing, and
- * pipelined async calls; client threads share one Lettuce connection. Indicative, not a JMH run: a fixed warm-up
- * and measuring time per case, p99 from an HdrHistogram of each call's latency.
+ * pipelined async calls; Bucket4j on Redis through Lettuce on a hot allowed and a hot denied key; the deny cells (a
+ * hot key at 10 per second, 10,000 drained keys) with the memo of denials off and on. Client threads share one
+ * Lettuce connection per limiter. Indicative, not a JMH run: a fixed warm-up and measuring time per case,
+ * p50/p99/p99.9 from an HdrHistogram of each call's latency, Redis CPU per decision from INFO cpu.
  *
  * <p>Run: {@code mvn -B -pl redis -am verify -DskipTests -Predis-bench} (-Dbench.seconds=N per case, default 3).
  */
