@@ -9,8 +9,10 @@ import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.lettuce.core.api.async.RedisScriptingAsyncCommands;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -56,6 +58,16 @@ import java.util.regex.Pattern;
  * time; a lease replaced by a concurrent request's is drained, so only a request already inside it may still take
  * from it).
  *
+ * <p><b>Memo of denials</b> (on by default, {@link Builder#denyMemo}): when Redis denies {@code n} permits of a key
+ * with a retry-after {@code R}, the limiter remembers it, and until {@code R} has passed since it read its clock just
+ * before sending, requests for that key of {@code n} or more permits are denied here, with no round trip (remaining
+ * 0, retry-after and reset counted down from Redis's answer). Redis decided after the send, and other requests only
+ * consume, so Redis would have denied them too: the memo never denies what Redis would admit, except after a give
+ * back it cannot see. A {@code release} or {@code undo} on this limiter silences every denial of the key's memo slot
+ * sent before it; a give back on another instance is seen here only once the memo's time is over, at most {@code R}
+ * later; a forward step of Redis's clock ends the true denial early by the step, again by at most {@code R}. A
+ * backward step of Redis's clock only makes the true denial longer. Failure-policy denials are never remembered.
+ *
  * <p>Thread-safe; the methods block at most for the timeout. Decisions made locally from a lease report the lease's
  * remaining permits and no reset time. Not supported with leasing: LEAKY_BUCKET (its delays space each request).
  */
@@ -63,13 +75,16 @@ public final class RedisRateLimiter implements RateLimiter {
 
     private static final Pattern NAMESPACE = Pattern.compile("[A-Za-z0-9_.-]+");
     private static final long EXACT_LUA = 1L << 53;
+    /** Slots of the memo of denials unless the builder says otherwise. */
+    public static final int DEFAULT_MEMO_SLOTS = 1024;
+    private static final int MAX_MEMO_SLOTS = 1 << 20;
 
     private final RateLimitConfig config;
     private final Algorithm algorithm;
     private final Clock clock;
-    private final StatefulRedisConnection<String, String> connection;
+    private final StatefulConnection<String, String> connection;
     private final boolean ownsConnection;
-    private final RedisAsyncCommands<String, String> commands;
+    private final RedisScriptingAsyncCommands<String, String> commands;
     private final LuaScript script;
     private final String keyBase;
     private final String[] params;
@@ -86,16 +101,20 @@ public final class RedisRateLimiter implements RateLimiter {
     private final LongAdder scriptLoads = new LongAdder();
     private final LongAdder roundTrips = new LongAdder();
     private final LongAdder leaseHits = new LongAdder();
+    private final LongAdder memoHits = new LongAdder();
+    private final DenyMemo memo;
+    private final long memoSlack;
     // Volatile: a close() on one thread is seen by the next call on any other.
     private volatile boolean closed;
 
-    private RedisRateLimiter(Builder b, StatefulRedisConnection<String, String> connection, boolean owns) {
+    private RedisRateLimiter(Builder b, StatefulConnection<String, String> connection,
+            RedisScriptingAsyncCommands<String, String> commands, boolean owns) {
         this.config = b.config;
         this.algorithm = config.algorithm();
         this.clock = b.clock;
         this.connection = connection;
         this.ownsConnection = owns;
-        this.commands = connection.async();
+        this.commands = commands;
         this.script = LuaScript.of(algorithm);
         this.keyBase = b.keyPrefix + (b.namespace != null ? b.namespace : defaultNamespace(config));
         this.timeoutNanos = b.timeout.toNanos();
@@ -103,6 +122,9 @@ public final class RedisRateLimiter implements RateLimiter {
         this.callerTime = b.callerTime;
         this.leaseBatch = b.leaseBatch;
         this.leaseHoldNanos = b.leaseHold.toNanos();
+        this.memo = b.memoSlots > 0 ? new DenyMemo(b.memoSlots) : null;
+        // Redis TIME is in whole microseconds: the time a script decides at may read up to 1 us before the send.
+        this.memoSlack = callerTime ? 0 : 1000;
         this.capacity = config.burst();
         this.windowNanos = config.windowNanos();
         this.emission = RateLimitConfig.emissionIntervalNanos(config.limit(), windowNanos);
@@ -116,14 +138,27 @@ public final class RedisRateLimiter implements RateLimiter {
         preload();
     }
 
-    /** A builder on a connection the caller owns (and closes); it may be shared with other limiters. */
+    /**
+     * A builder on a connection the caller owns (and closes); it may be shared with other limiters. A connection to
+     * the master a Sentinel names ({@code redis-sentinel://...} URIs) is such a connection too.
+     */
     public static Builder builder(RateLimitConfig config, StatefulRedisConnection<String, String> connection) {
-        return new Builder(config, Objects.requireNonNull(connection, "connection must not be null"), null);
+        Objects.requireNonNull(connection, "connection must not be null");
+        return new Builder(config, connection, connection.async(), null);
+    }
+
+    /**
+     * A builder on a Redis Cluster connection the caller owns (and closes). Every key of one decision carries one
+     * hash tag, so each script runs on the master of one slot; Lettuce routes it there and follows MOVED and ASK.
+     */
+    public static Builder builder(RateLimitConfig config, StatefulRedisClusterConnection<String, String> connection) {
+        Objects.requireNonNull(connection, "connection must not be null");
+        return new Builder(config, connection, connection.async(), null);
     }
 
     /** A builder that opens its own connection from {@code client} and closes it in {@link #close()}. */
     public static Builder builder(RateLimitConfig config, RedisClient client) {
-        return new Builder(config, null, Objects.requireNonNull(client, "client must not be null"));
+        return new Builder(config, null, null, Objects.requireNonNull(client, "client must not be null"));
     }
 
     /**
@@ -149,22 +184,23 @@ public final class RedisRateLimiter implements RateLimiter {
 
     @Override
     public boolean tryAcquire(long key, long permits, long nowNanos) {
-        return decide(longBody(key), permits, nowNanos, null);
+        return decide(DenyMemo.LONG, key, null, null, permits, nowNanos, null);
     }
 
     @Override
     public boolean tryAcquire(CharSequence key, long permits, long nowNanos) {
-        return decide(stringBody(key), permits, nowNanos, null);
+        return decide(DenyMemo.STRING, 0, stringKey(key), null, permits, nowNanos, null);
     }
 
     @Override
     public boolean tryAcquire(long key, long permits, long nowNanos, Decision decision) {
-        return decide(longBody(key), permits, nowNanos, Objects.requireNonNull(decision, "decision must not be null"));
+        return decide(DenyMemo.LONG, key, null, null, permits, nowNanos,
+                Objects.requireNonNull(decision, "decision must not be null"));
     }
 
     @Override
     public boolean tryAcquire(CharSequence key, long permits, long nowNanos, Decision decision) {
-        return decide(stringBody(key), permits, nowNanos,
+        return decide(DenyMemo.STRING, 0, stringKey(key), null, permits, nowNanos,
                 Objects.requireNonNull(decision, "decision must not be null"));
     }
 
@@ -172,47 +208,48 @@ public final class RedisRateLimiter implements RateLimiter {
     @Override
     public boolean tryAcquire(CharSequence first, CharSequence second, long permits, long nowNanos,
             Decision decision) {
-        return decide(pairBody(first, second), permits, nowNanos, decision);
+        return decide(DenyMemo.PAIR, 0, firstKey(first), secondKey(second), permits, nowNanos, decision);
     }
 
     @Override
     public void release(long key, long permits, long nowNanos) {
-        giveBack(longBody(key), permits, nowNanos);
+        giveBack(DenyMemo.LONG, key, null, null, permits, nowNanos);
     }
 
     @Override
     public void release(CharSequence key, long permits, long nowNanos) {
-        giveBack(stringBody(key), permits, nowNanos);
+        giveBack(DenyMemo.STRING, 0, stringKey(key), null, permits, nowNanos);
     }
 
     @Override
     public void release(CharSequence first, CharSequence second, long permits, long nowNanos) {
-        giveBack(pairBody(first, second), permits, nowNanos);
+        giveBack(DenyMemo.PAIR, 0, firstKey(first), secondKey(second), permits, nowNanos);
     }
 
     /** As {@link #tryAcquire(long, long)}, without blocking; completes within the timeout, never exceptionally. */
     public CompletionStage<Boolean> tryAcquireAsync(long key, long permits) {
-        return decideAsync(longBody(key), permits, clock.nanoTime()).thenApply(Decision::allowed);
+        return decideAsync(DenyMemo.LONG, key, null, null, permits, clock.nanoTime()).thenApply(Decision::allowed);
     }
 
     /** As {@link #tryAcquire(CharSequence, long)}, without blocking; completes within the timeout, never exceptionally. */
     public CompletionStage<Boolean> tryAcquireAsync(CharSequence key, long permits) {
-        return decideAsync(stringBody(key), permits, clock.nanoTime()).thenApply(Decision::allowed);
+        return decideAsync(DenyMemo.STRING, 0, stringKey(key), null, permits, clock.nanoTime())
+                .thenApply(Decision::allowed);
     }
 
     /** The whole answer for a {@code long} key, without blocking; a new {@link Decision} per call. */
     public CompletionStage<Decision> decideAsync(long key, long permits) {
-        return decideAsync(longBody(key), permits, clock.nanoTime());
+        return decideAsync(DenyMemo.LONG, key, null, null, permits, clock.nanoTime());
     }
 
     /** The whole answer for a {@code CharSequence} key, without blocking; a new {@link Decision} per call. */
     public CompletionStage<Decision> decideAsync(CharSequence key, long permits) {
-        return decideAsync(stringBody(key), permits, clock.nanoTime());
+        return decideAsync(DenyMemo.STRING, 0, stringKey(key), null, permits, clock.nanoTime());
     }
 
     /** The whole answer for a two-part key (see {@link #tryAcquire(CharSequence, CharSequence, long, long, Decision)}). */
     public CompletionStage<Decision> decideAsync(CharSequence first, CharSequence second, long permits) {
-        return decideAsync(pairBody(first, second), permits, clock.nanoTime());
+        return decideAsync(DenyMemo.PAIR, 0, firstKey(first), secondKey(second), permits, clock.nanoTime());
     }
 
     /** Decisions made by the {@link FailurePolicy} because Redis did not answer in time or answered with an error. */
@@ -233,6 +270,11 @@ public final class RedisRateLimiter implements RateLimiter {
     /** Requests admitted from a local lease, with no round trip. */
     public long leaseHits() {
         return leaseHits.sum();
+    }
+
+    /** Requests denied from the local memo of denials, with no round trip. */
+    public long memoHits() {
+        return memoHits.sum();
     }
 
     /** Redis keeps no table here: always 0. */
@@ -260,46 +302,89 @@ public final class RedisRateLimiter implements RateLimiter {
         }
     }
 
-    private boolean decide(String body, long permits, long nowNanos, Decision decision) {
+    /**
+     * One decision for the key {@code (kind, number, first, second)}: from a lease, from the memo of denials, or by
+     * a script run. Before the memo is consulted nothing is allocated; the key's Redis name is made only after.
+     */
+    private boolean decide(byte kind, long number, CharSequence first, CharSequence second, long permits,
+            long nowNanos, Decision decision) {
         checkOpen();
         checkPermits(permits);
-        Decision d = decision != null ? decision : new Decision();
-        if (fromLease(body, permits, nowNanos, d)) {
-            return true;
+        String body = null;
+        Decision d = decision;
+        if (leaseBatch > 0) {
+            body = body(kind, number, first, second);
+            d = d != null ? d : new Decision();
+            if (fromLease(body, permits, nowNanos, d)) {
+                return true;
+            }
         }
+        int slot = memo != null ? memo.slot(kind, number, first, second) : 0;
+        if (memo != null && memo.denies(slot, kind, number, first, second, permits, memoNow(nowNanos), d)) {
+            memoHits.increment();
+            return false;
+        }
+        if (body == null) {
+            body = body(kind, number, first, second);
+        }
+        d = d != null ? d : new Decision();
+        long stamp = memo != null ? memo.stamp(slot) : 0;
+        long sentAt = memo != null ? memoNow(nowNanos) : 0;
         CompletableFuture<long[]> reply = run(body, "a", permits, nowNanos);
+        boolean allowed;
         try {
-            return interpret(reply.get(timeoutNanos, TimeUnit.NANOSECONDS), body, permits, nowNanos, d);
+            allowed = interpret(reply.get(timeoutNanos, TimeUnit.NANOSECONDS), body, permits, nowNanos, d);
         } catch (TimeoutException | ExecutionException e) {
-            return fail(d);
+            return fail(d, permits, nowNanos);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return fail(d);
+            return fail(d, permits, nowNanos);
         }
+        if (!allowed && memo != null) {
+            memo.remember(slot, stamp, kind, number, first, second, permits, sentAt, memoSlack, d);
+        }
+        return allowed;
     }
 
-    private CompletionStage<Decision> decideAsync(String body, long permits, long nowNanos) {
+    private CompletionStage<Decision> decideAsync(byte kind, long number, CharSequence first, CharSequence second,
+            long permits, long nowNanos) {
         checkOpen();
         checkPermits(permits);
+        String body = body(kind, number, first, second);
         Decision d = new Decision();
         if (fromLease(body, permits, nowNanos, d)) {
             return CompletableFuture.completedFuture(d);
         }
+        int slot = memo != null ? memo.slot(kind, number, first, second) : 0;
+        if (memo != null && memo.denies(slot, kind, number, first, second, permits, memoNow(nowNanos), d)) {
+            memoHits.increment();
+            return CompletableFuture.completedFuture(d);
+        }
+        // The caller may change its CharSequence after this returns: the memo keeps the key as it is now.
+        String a = first == null ? null : first.toString();
+        String b = second == null ? null : second.toString();
+        long stamp = memo != null ? memo.stamp(slot) : 0;
+        long sentAt = memo != null ? memoNow(nowNanos) : 0;
         return run(body, "a", permits, nowNanos)
                 .orTimeout(timeoutNanos, TimeUnit.NANOSECONDS)
                 .handle((reply, error) -> {
                     if (error != null) {
-                        fail(d);
-                    } else {
-                        interpret(reply, body, permits, nowNanos, d);
+                        fail(d, permits, nowNanos);
+                    } else if (!interpret(reply, body, permits, nowNanos, d) && memo != null) {
+                        memo.remember(slot, stamp, kind, number, a, b, permits, sentAt, memoSlack, d);
                     }
                     return d;
                 });
     }
 
-    private void giveBack(String body, long permits, long nowNanos) {
+    private void giveBack(byte kind, long number, CharSequence first, CharSequence second, long permits,
+            long nowNanos) {
         checkOpen();
         checkPermits(permits);
+        if (memo != null) {
+            memo.forget(memo.slot(kind, number, first, second)); // before the send: no denial sent earlier answers
+        }
+        String body = body(kind, number, first, second);
         try {
             run(body, "r", permits, nowNanos).get(timeoutNanos, TimeUnit.NANOSECONDS);
         } catch (TimeoutException | ExecutionException e) {
@@ -363,7 +448,7 @@ public final class RedisRateLimiter implements RateLimiter {
             long left = lease.take(permits);
             if (left >= 0) {
                 leaseHits.increment();
-                d.set(true, capacity, left, 0, 0, 0);
+                d.set(true, capacity, left, 0, 0, 0).request(permits, nowNanos);
                 return true;
             }
         }
@@ -400,6 +485,7 @@ public final class RedisRateLimiter implements RateLimiter {
             default:
                 throw new AssertionError(algorithm);
         }
+        d.request(permits, nowNanos);
         return allowed;
     }
 
@@ -475,10 +561,10 @@ public final class RedisRateLimiter implements RateLimiter {
         }
     }
 
-    private boolean fail(Decision d) {
+    private boolean fail(Decision d, long permits, long nowNanos) {
         failures.increment();
         boolean open = failurePolicy == FailurePolicy.FAIL_OPEN;
-        d.set(open, capacity, 0, open ? 0 : timeoutNanos, 0, 0);
+        d.set(open, capacity, 0, open ? 0 : timeoutNanos, 0, 0).request(permits, nowNanos);
         return open;
     }
 
@@ -494,20 +580,39 @@ public final class RedisRateLimiter implements RateLimiter {
         }
     }
 
-    private static String longBody(long key) {
-        return "n{" + key + '}';
+    /**
+     * The time the memo of denials measures by: the caller's (floored to the microsecond the script sees) when the
+     * scripts take it, else this limiter's clock.
+     */
+    private long memoNow(long nowNanos) {
+        return callerTime ? Math.max(0, nowNanos / 1000) * 1000 : clock.nanoTime();
     }
 
-    private static String stringBody(CharSequence key) {
-        Objects.requireNonNull(key, "key must not be null");
-        return "s{" + key + '}';
+    /**
+     * The key's name inside Redis: {@code n{42}}, {@code s{alice}}, or {@code p5{alice}search} (the first part's
+     * length makes the split unambiguous; the braces make the first part the hash tag).
+     */
+    private static String body(byte kind, long number, CharSequence first, CharSequence second) {
+        switch (kind) {
+            case DenyMemo.LONG:
+                return "n{" + number + '}';
+            case DenyMemo.STRING:
+                return "s{" + first + '}';
+            default:
+                return "p" + first.length() + '{' + first + '}' + second;
+        }
     }
 
-    /** The first part's length makes the split unambiguous; the braces make the first part the hash tag. */
-    private static String pairBody(CharSequence first, CharSequence second) {
-        Objects.requireNonNull(first, "first key part must not be null");
-        Objects.requireNonNull(second, "second key part must not be null");
-        return "p" + first.length() + '{' + first + '}' + second;
+    private static CharSequence stringKey(CharSequence key) {
+        return Objects.requireNonNull(key, "key must not be null");
+    }
+
+    private static CharSequence firstKey(CharSequence first) {
+        return Objects.requireNonNull(first, "first key part must not be null");
+    }
+
+    private static CharSequence secondKey(CharSequence second) {
+        return Objects.requireNonNull(second, "second key part must not be null");
     }
 
     private static Throwable unwrap(Throwable error) {
@@ -566,7 +671,8 @@ public final class RedisRateLimiter implements RateLimiter {
     /** Options of a {@link RedisRateLimiter}. */
     public static final class Builder {
         private final RateLimitConfig config;
-        private final StatefulRedisConnection<String, String> connection;
+        private final StatefulConnection<String, String> connection;
+        private final RedisScriptingAsyncCommands<String, String> commands;
         private final RedisClient client;
         private String keyPrefix = "sluice:";
         private String namespace;
@@ -576,11 +682,13 @@ public final class RedisRateLimiter implements RateLimiter {
         private long leaseBatch;
         private Duration leaseHold = Duration.ZERO;
         private boolean callerTime;
+        private int memoSlots = DEFAULT_MEMO_SLOTS;
 
-        private Builder(RateLimitConfig config, StatefulRedisConnection<String, String> connection,
-                RedisClient client) {
+        private Builder(RateLimitConfig config, StatefulConnection<String, String> connection,
+                RedisScriptingAsyncCommands<String, String> commands, RedisClient client) {
             this.config = Objects.requireNonNull(config, "config must not be null");
             this.connection = connection;
+            this.commands = commands;
             this.client = client;
         }
 
@@ -621,7 +729,10 @@ public final class RedisRateLimiter implements RateLimiter {
             return this;
         }
 
-        /** The clock the methods without {@code nowNanos} read, for lease ageing only (default system). */
+        /**
+         * The clock the memo of denials measures elapsed time by, and the methods without {@code nowNanos} read for
+         * lease ageing (default system: monotonic). It must not go backwards.
+         */
         public Builder clock(Clock clock) {
             this.clock = Objects.requireNonNull(clock, "clock must not be null");
             return this;
@@ -643,6 +754,20 @@ public final class RedisRateLimiter implements RateLimiter {
             }
             this.leaseBatch = batch;
             this.leaseHold = maxHold;
+            return this;
+        }
+
+        /**
+         * The memo of denials: {@code slots} (a power of two up to 2^20, or 0 for none; default
+         * {@value #DEFAULT_MEMO_SLOTS}) remembered denials, so that a key Redis has denied is denied again locally,
+         * with no round trip, while Redis would deny it too. See the class comment for what it assumes.
+         */
+        public Builder denyMemo(int slots) {
+            if (slots < 0 || slots > MAX_MEMO_SLOTS || (slots & (slots - 1)) != 0) {
+                throw new IllegalArgumentException("denyMemo slots must be 0 or a power of two from 1 to "
+                        + MAX_MEMO_SLOTS + ", was " + slots);
+            }
+            this.memoSlots = slots;
             return this;
         }
 
@@ -668,9 +793,10 @@ public final class RedisRateLimiter implements RateLimiter {
                         + "SLIDING_WINDOW_COUNTER on Redis, was " + config.limit() + " * " + w / 1000);
             }
             if (client != null) {
-                return new RedisRateLimiter(this, client.connect(), true);
+                StatefulRedisConnection<String, String> own = client.connect();
+                return new RedisRateLimiter(this, own, own.async(), true);
             }
-            return new RedisRateLimiter(this, connection, false);
+            return new RedisRateLimiter(this, connection, commands, false);
         }
     }
 }

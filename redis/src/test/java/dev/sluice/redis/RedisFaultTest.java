@@ -100,6 +100,22 @@ class RedisFaultTest {
         assertEquals("YYN", take(limiter, 3), "decided by Redis again: a fresh bucket after the restart");
     }
 
+    /** A denial Redis gave before the outage still answers, at once; any other request meets the failure policy. */
+    @Test
+    void aRememberedDenialHoldsThroughAnOutage() {
+        RedisRateLimiter limiter = RedisRateLimiter.builder(RateLimitConfig.of(Algorithm.TOKEN_BUCKET, 2,
+                Duration.ofMinutes(1)), connection).keyPrefix("outage:").timeout(TIMEOUT)
+                .failurePolicy(FailurePolicy.FAIL_OPEN).callerTimeForTests().build();
+        assertEquals("YYN", take(limiter, 3));
+        server.stop();
+        assertFalse(limiter.tryAcquire("k", 1, NOW), "denied from the memo, as Redis had said");
+        assertEquals(0, limiter.failures());
+        assertEquals(1, limiter.memoHits());
+        assertDecidedInTime(() -> limiter.tryAcquire("other", 1, NOW));
+        assertEquals(1, limiter.failures());
+        limiter.close();
+    }
+
     /** With Lettuce's default options commands queue while disconnected: the timeout still bounds each decision. */
     @Test
     void queuedCommandsDoNotHangPastTheTimeout() {
@@ -143,9 +159,10 @@ class RedisFaultTest {
         sleeper.join();
     }
 
+    /** The memo of denials is off: these tests watch every request meet the outage (a remembered denial would not). */
     private RedisRateLimiter frozen(RateLimitConfig config, FailurePolicy policy) {
         return RedisRateLimiter.builder(config, connection).timeout(TIMEOUT).failurePolicy(policy)
-                .callerTimeForTests().build();
+                .denyMemo(0).callerTimeForTests().build();
     }
 
     private static String take(RedisRateLimiter limiter, int times) {

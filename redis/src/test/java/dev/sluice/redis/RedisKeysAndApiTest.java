@@ -120,7 +120,7 @@ class RedisKeysAndApiTest {
         Decision local = new Decision();
         try (RateLimiter engine = RateLimiter.create(config, clock);
                 RedisRateLimiter limiter = RedisRateLimiter.builder(config, connection).keyPrefix("async:")
-                        .clock(clock).timeout(Duration.ofSeconds(10)).callerTimeForTests().build()) {
+                        .clock(clock).timeout(Duration.ofSeconds(10)).denyMemo(0).callerTimeForTests().build()) {
             for (int i = 0; i < 30; i++) {
                 clock.advanceMillis(70);
                 engine.tryAcquire("k", 1 + i % 2, clock.nanoTime(), local);

@@ -29,18 +29,25 @@ final class RedisServer implements AutoCloseable {
     private final int port;
     private final Path dir;
     private final String binary;
+    private final List<String> extra;
     private Process process;
 
-    private RedisServer() throws IOException {
+    private RedisServer(String binary, List<String> extra) throws IOException {
         this.port = freePort();
         this.dir = Files.createTempDirectory("sluice-redis");
-        this.binary = binary(dir);
+        this.binary = binary != null ? binary : binary(dir);
+        this.extra = extra;
     }
 
     /** A started server. */
     static RedisServer startNew() {
+        return startNew(null);
+    }
+
+    /** A started server of the given binary (null: the shipped one), with {@code extra} command-line options. */
+    static RedisServer startNew(String binary, String... extra) {
         try {
-            RedisServer server = new RedisServer();
+            RedisServer server = new RedisServer(binary, List.of(extra));
             server.start();
             return server;
         } catch (IOException e) {
@@ -58,8 +65,11 @@ final class RedisServer implements AutoCloseable {
 
     void start() {
         try {
-            process = new ProcessBuilder(List.of(binary, "--port", Integer.toString(port), "--bind", "127.0.0.1",
-                    "--save", "", "--appendonly", "no", "--dir", dir.toString(), "--logfile", ""))
+            List<String> args = new java.util.ArrayList<>(List.of(binary, "--port", Integer.toString(port),
+                    "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir.toString(),
+                    "--logfile", ""));
+            args.addAll(extra);
+            process = new ProcessBuilder(args)
                     .redirectErrorStream(true)
                     .redirectOutput(dir.resolve("redis.log").toFile())
                     .start();

@@ -6,6 +6,14 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.codec.RedisCodec;
+import io.lettuce.core.codec.StringCodec;
+import io.github.bucket4j.Bucket;
+import io.github.bucket4j.BucketConfiguration;
+import io.github.bucket4j.distributed.ExpirationAfterWriteStrategy;
+import io.github.bucket4j.redis.lettuce.Bucket4jLettuce;
+import io.github.bucket4j.redis.lettuce.cas.LettuceBasedProxyManager;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,8 +28,10 @@ import org.HdrHistogram.Histogram;
 /**
  * Decisions per second against a local redis-server that this program starts: the plain {@code INCR} floor (one
  * round trip, no logic), a script that only INCRs (the floor of any one-script design), the token-bucket script on one hot key and on many keys, the same with leasing, and
- * pipelined async calls; client threads share one Lettuce connection. Indicative, not a JMH run: a fixed warm-up
- * and measuring time per case, p99 from an HdrHistogram of each call's latency.
+ * pipelined async calls; Bucket4j on Redis through Lettuce on a hot allowed and a hot denied key; the deny cells (a
+ * hot key at 10 per second, 10,000 drained keys) with the memo of denials off and on. Client threads share one
+ * Lettuce connection per limiter. Indicative, not a JMH run: a fixed warm-up and measuring time per case,
+ * p50/p99/p99.9 from an HdrHistogram of each call's latency, Redis CPU per decision from INFO cpu.
  *
  * <p>Run: {@code mvn -B -pl redis -am verify -DskipTests -Predis-bench} (-Dbench.seconds=N per case, default 3).
  */
@@ -46,7 +56,9 @@ public final class RedisThroughput {
                 RedisRateLimiter plain = RedisRateLimiter.builder(RATE, connection).timeout(Duration.ofSeconds(5)).build();
                 RedisRateLimiter leasing = RedisRateLimiter.builder(RATE, connection).keyPrefix("lease:")
                         .timeout(Duration.ofSeconds(5)).leasing(100, Duration.ofMillis(100)).build();
-                System.out.printf(Locale.ROOT, "%-34s %8s %14s %10s%n", "case", "threads", "decisions/s", "p99 us");
+                redis = sync;
+                System.out.printf(Locale.ROOT, "%-34s %8s %14s %8s %8s %8s %12s%n", "case", "threads", "decisions/s",
+                        "p50 us", "p99 us", "p99.9 us", "Redis CPU us/decision");
                 String incrScript = sync.scriptLoad("return redis.call('INCR', KEYS[1])");
                 String[] floorKey = {"script-floor"};
                 for (int threads : new int[] {1, 4, 16}) {
@@ -58,6 +70,8 @@ public final class RedisThroughput {
                             t -> plain.tryAcquire(ThreadLocalRandom.current().nextLong(100_000)));
                     measure("Sluice + leasing(100), hot key", threads, seconds, t -> leasing.tryAcquire(1L));
                 }
+                bucket4j(client, seconds);
+                denials(connection, seconds);
                 pipelined(plain, seconds, 128);
                 System.out.printf(Locale.ROOT, "failures=%d, round trips with leasing=%d, lease hits=%d%n",
                         plain.failures() + leasing.failures(), leasing.roundTrips(), leasing.leaseHits());
@@ -69,8 +83,68 @@ public final class RedisThroughput {
         }
     }
 
+    /** Hot key at 10 per second (nearly every request denied) and 10,000 drained keys, memo of denials off and on. */
+    private static void denials(StatefulRedisConnection<String, String> connection, int seconds)
+            throws InterruptedException {
+        RateLimitConfig tenPerSecond = RateLimitConfig.of(Algorithm.TOKEN_BUCKET, 10, Duration.ofSeconds(1));
+        RateLimitConfig drained = RateLimitConfig.of(Algorithm.TOKEN_BUCKET, 1, Duration.ofHours(1));
+        for (int slots : new int[] {0, RedisRateLimiter.DEFAULT_MEMO_SLOTS, 16384}) {
+            String memo = slots == 0 ? "memo off" : "memo " + slots;
+            try (RedisRateLimiter hot = RedisRateLimiter.builder(tenPerSecond, connection).keyPrefix("deny" + slots + ":")
+                    .timeout(Duration.ofSeconds(5)).denyMemo(slots).build();
+                    RedisRateLimiter many = RedisRateLimiter.builder(drained, connection).keyPrefix("drained" + slots + ":")
+                            .timeout(Duration.ofSeconds(5)).denyMemo(slots).build()) {
+                for (int threads : new int[] {1, 4, 16}) {
+                    measure("hot key 10/s, " + memo, threads, seconds, t -> hot.tryAcquire(1L));
+                }
+                for (long k = 0; k < 10_000; k++) {
+                    many.tryAcquire(k);
+                }
+                measure("10k drained keys, " + memo, 16, seconds,
+                        t -> many.tryAcquire(ThreadLocalRandom.current().nextLong(10_000)));
+                System.out.printf(Locale.ROOT, "  %s: round trips %d, memo hits %d%n", memo,
+                        hot.roundTrips() + many.roundTrips(), hot.memoHits() + many.memoHits());
+            }
+        }
+    }
+
+    private static RedisCommands<String, String> redis;
+
+    /** Bucket4j on Redis through Lettuce, built as its documentation shows, on the same deny and allow cells. */
+    private static void bucket4j(RedisClient client, int seconds) throws InterruptedException {
+        try (StatefulRedisConnection<String, byte[]> c = client.connect(
+                RedisCodec.of(StringCodec.UTF8, ByteArrayCodec.INSTANCE))) {
+            LettuceBasedProxyManager<String> proxy = Bucket4jLettuce.casBasedBuilder(c)
+                    .expirationAfterWrite(ExpirationAfterWriteStrategy
+                            .basedOnTimeForRefillingBucketUpToMax(Duration.ofSeconds(10)))
+                    .build();
+            BucketConfiguration open = BucketConfiguration.builder()
+                    .addLimit(l -> l.capacity(10_000_000).refillGreedy(10_000_000, Duration.ofSeconds(10))).build();
+            BucketConfiguration tenPerSecond = BucketConfiguration.builder()
+                    .addLimit(l -> l.capacity(10).refillGreedy(10, Duration.ofSeconds(1))).build();
+            Bucket allowed = proxy.builder().build("b4j-open", () -> open);
+            Bucket denied = proxy.builder().build("b4j-ten", () -> tenPerSecond);
+            for (int threads : new int[] {1, 4, 16}) {
+                measure("Bucket4j, hot key (allowed)", threads, seconds, t -> allowed.tryConsume(1));
+                measure("Bucket4j, hot key 10/s", threads, seconds, t -> denied.tryConsume(1));
+            }
+        }
+    }
+
+    /** Redis's own CPU time (user + system), in microseconds, from INFO cpu. */
+    private static long redisCpuMicros() {
+        double total = 0;
+        for (String line : redis.info("cpu").split("\\r?\\n")) {
+            if (line.startsWith("used_cpu_sys:") || line.startsWith("used_cpu_user:")) {
+                total += Double.parseDouble(line.substring(line.indexOf(':') + 1).trim());
+            }
+        }
+        return (long) (total * 1_000_000);
+    }
+
     private static void measure(String name, int threads, int seconds, Call call) throws InterruptedException {
         run(threads, 1, call); // warm-up
+        long cpuBefore = redisCpuMicros();
         List<Histogram> histograms = new ArrayList<>();
         LongAdder count = new LongAdder();
         List<Thread> workers = new ArrayList<>();
@@ -98,8 +172,10 @@ public final class RedisThroughput {
         }
         Histogram all = new Histogram(3);
         histograms.forEach(all::add);
-        System.out.printf(Locale.ROOT, "%-34s %8d %14.0f %10d%n", name, threads, count.sum() / (double) seconds,
-                all.getValueAtPercentile(99));
+        long cpu = redisCpuMicros() - cpuBefore;
+        System.out.printf(Locale.ROOT, "%-34s %8d %14.0f %8d %8d %8d %12.2f%n", name, threads,
+                count.sum() / (double) seconds, all.getValueAtPercentile(50), all.getValueAtPercentile(99),
+                all.getValueAtPercentile(99.9), cpu / (double) count.sum());
     }
 
     private static void run(int threads, int seconds, Call call) throws InterruptedException {
