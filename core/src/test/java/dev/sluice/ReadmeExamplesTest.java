@@ -26,28 +26,38 @@ class ReadmeExamplesTest {
     }
 
     @Test
-    void rulesExample() {
+    void rulesExampleAddsUpTheScopes() {
         ManualClock clock = new ManualClock();
+        java.util.Map<String, String> response = new java.util.LinkedHashMap<>();
         try (RateLimiterService service = RateLimiterService.builder()
-                .defaultConfig(RateLimitConfig.of(Algorithm.FIXED_WINDOW, 3, Duration.ofSeconds(1)))
+                .defaultConfig(RateLimitConfig.of(Algorithm.FIXED_WINDOW, 100, Duration.ofMinutes(1)))
                 .clock(clock)
                 .build()) {
-            service.configureApi("search", RateLimitConfig.of(Algorithm.TOKEN_BUCKET, 5, Duration.ofSeconds(1)));
-            service.configureUser("premium", RateLimitConfig.of(Algorithm.SLIDING_WINDOW_LOG, 4, Duration.ofSeconds(1)));
-            service.configureUserApi("premium", "pay", Rule.of(
-                    RateLimitConfig.of(Algorithm.TOKEN_BUCKET, 2, Duration.ofSeconds(1)),
-                    RateLimitConfig.of(Algorithm.FIXED_WINDOW, 100, Duration.ofDays(1))));
-            int search = 0;
+            service.configureUser("alice", Rule.of(RateLimitConfig.of(Algorithm.SLIDING_WINDOW_COUNTER, 1_000,
+                    Duration.ofHours(1))).countedPer(KeyScope.USER).additive().named("alice-hourly"));
+            service.configureApi("/search", Rule.of(RateLimitConfig.of(Algorithm.TOKEN_BUCKET, 10_000,
+                    Duration.ofSeconds(1))).countedPer(KeyScope.API).additive().named("search-total"));
+            service.configureUserApi("alice", "/pay", RateLimitConfig.of(Algorithm.TOKEN_BUCKET, 10, Duration.ofMinutes(1)));
+            Decision d = new Decision();
             int pay = 0;
-            int home = 0;
-            for (int i = 0; i < 10; i++) {
-                search += service.allow("alice", "search") ? 1 : 0;
-                pay += service.allow("premium", "pay") ? 1 : 0;
-                home += service.allow("alice", "home") ? 1 : 0;
+            for (int i = 0; i < 12; i++) {
+                pay += service.allow("alice", "/pay", 1, d) ? 1 : 0;
             }
-            assertEquals(5, search);
-            assertEquals(2, pay);
-            assertEquals(3, home);
+            assertEquals(10, pay);
+            assertEquals("user-api", d.policyName());
+            dev.sluice.http.RateLimitHeaders.writeDecision(d, response::put);
+            assertTrue(response.containsKey("RateLimit-Policy"), response.toString());
+            assertTrue(response.get("RateLimit-Policy").contains("alice-hourly"), response.toString());
+            assertTrue(response.containsKey("Retry-After"), response.toString());
+            // alice's hourly total counts across APIs: 10 on /pay and 990 elsewhere spend it.
+            int feed = 0;
+            for (int m = 0; m < 20; m++) {
+                for (int i = 0; i < 100; i++) {
+                    feed += service.allow("alice", "/feed") ? 1 : 0;
+                }
+                clock.advanceMillis(60_000);
+            }
+            assertEquals(990, feed);
         }
     }
 }

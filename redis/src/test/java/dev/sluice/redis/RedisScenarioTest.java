@@ -13,7 +13,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The core issue's scenario, decided on Redis: default FIXED_WINDOW 3/1000 ms, api {@code search} TOKEN_BUCKET
+ * The seed scenario (default, API, user and user-API rules), decided on Redis: default FIXED_WINDOW 3/1000 ms, api {@code search} TOKEN_BUCKET
  * 5/1000 ms, user {@code premium} SLIDING_WINDOW_LOG 4/1000 ms, (premium, pay) TOKEN_BUCKET 2/1000 ms, on a
  * ManualClock at 0 whose time the scripts take. The rule resolution is written out here, as RateLimiterService does
  * it: (user, api), else api, else user, else default.
