@@ -108,7 +108,7 @@ class DifferentialTest {
     }
 
     /** Mostly small steps, often exactly onto the next refill or window boundary, sometimes several windows. */
-    private static long step(SplittableRandom random, long window, long emission, long now) {
+    static long step(SplittableRandom random, long window, long emission, long now) {
         switch (random.nextInt(8)) {
             case 0:
                 return 0;

@@ -56,7 +56,7 @@ class UndoDifferentialTest {
                 RateLimiter reference = new ReferenceRateLimiter(config, clock)) {
             long now = clock.nanoTime();
             for (int i = 0; i < REQUESTS; i++) {
-                now += step(random, window, emission, now);
+                now += DifferentialTest.step(random, window, emission, now);
                 clock.setNanos(now);
                 if (pending > 0 && random.nextInt(4) == 0) {
                     int p = random.nextInt(pending);
@@ -118,21 +118,5 @@ class UndoDifferentialTest {
         Decision t = a[i];
         a[i] = a[j];
         a[j] = t;
-    }
-
-    /** Small steps, often onto a refill or window boundary, sometimes a whole window or more. */
-    private static long step(SplittableRandom random, long window, long emission, long now) {
-        switch (random.nextInt(7)) {
-            case 0:
-                return 0;
-            case 1:
-                return emission - Math.floorMod(now, emission);
-            case 2:
-                return window - Math.floorMod(now, window);
-            case 3:
-                return window + random.nextLong(window);
-            default:
-                return random.nextLong(Math.max(1, emission / 3));
-        }
     }
 }

@@ -169,7 +169,8 @@ public final class IpAddresses {
         return true;
     }
 
-    private static int hex(char c) {
+    /** The value of an ASCII hex digit, or -1 (no other script's digits: a key must not depend on them). */
+    static int hex(char c) {
         if (c >= '0' && c <= '9') {
             return c - '0';
         }

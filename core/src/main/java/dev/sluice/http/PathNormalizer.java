@@ -79,8 +79,8 @@ public final class PathNormalizer {
                 return -1;
             }
             if (c == '%') {
-                int hi = i + 2 < to ? hex(raw.charAt(i + 1)) : -1;
-                int lo = hi >= 0 ? hex(raw.charAt(i + 2)) : -1;
+                int hi = i + 2 < to ? IpAddresses.hex(raw.charAt(i + 1)) : -1;
+                int lo = hi >= 0 ? IpAddresses.hex(raw.charAt(i + 2)) : -1;
                 if (lo < 0) {
                     p = encode(out, p, '%');
                 } else {
@@ -176,16 +176,4 @@ public final class PathNormalizer {
         }
     }
 
-    private static int hex(char c) {
-        if (c >= '0' && c <= '9') {
-            return c - '0';
-        }
-        if (c >= 'a' && c <= 'f') {
-            return c - 'a' + 10;
-        }
-        if (c >= 'A' && c <= 'F') {
-            return c - 'A' + 10;
-        }
-        return -1;
-    }
 }
