@@ -2,15 +2,28 @@
 # Overhead of Sluice in an HTTP server, measured with wrk on loopback: a minimal Netty server and a minimal Jetty
 # servlet, each without and with Sluice (the local engine, a limit never reached), in alternating rounds, one
 # server at a time. Prints requests/s and latency percentiles side by side. Needs wrk (apt-get install -y wrk).
-# Environment: DURATION (default 10s), THREADS (2), CONNECTIONS (32), ROUNDS (2), WARMUP (3s).
+# Environment: DURATION (default 10s), THREADS (1), CONNECTIONS (16), ROUNDS (2), WARMUP (3s), and SERVER_CPUS /
+# CLIENT_CPUS (default 1 and 0 on a machine with two or more cores; empty to not pin): the server and wrk each get
+# their own core through taskset, so that the two do not take turns on one core, which varies a round's result
+# far more than the handler costs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DURATION=${DURATION:-10s}
-THREADS=${THREADS:-2}
-CONNECTIONS=${CONNECTIONS:-32}
+THREADS=${THREADS:-1}
+CONNECTIONS=${CONNECTIONS:-16}
 ROUNDS=${ROUNDS:-2}
 WARMUP=${WARMUP:-3s}
 command -v wrk >/dev/null || { echo "wrk not found: apt-get install -y wrk" >&2; exit 1; }
+if [ "$(nproc)" -ge 2 ] && command -v taskset >/dev/null; then
+    SERVER_CPUS=${SERVER_CPUS-1}
+    CLIENT_CPUS=${CLIENT_CPUS-0}
+else
+    SERVER_CPUS=${SERVER_CPUS-}
+    CLIENT_CPUS=${CLIENT_CPUS-}
+fi
+server_pin=(); client_pin=()
+[ -n "$SERVER_CPUS" ] && server_pin=(taskset -c "$SERVER_CPUS")
+[ -n "$CLIENT_CPUS" ] && client_pin=(taskset -c "$CLIENT_CPUS")
 
 # In the reactor, so the class paths name this tree's module classes, not installed artifacts.
 mvn -B -q -pl netty,servlet -am test-compile dependency:build-classpath -Dmdep.includeScope=test \
@@ -31,13 +44,13 @@ to_us() {
 run() {
     local label=$1 cp=$2 main=$3 mode=$4 port_file="$work/port" out="$work/wrk.txt"
     rm -f "$port_file"
-    java -Xms256m -Xmx256m -XX:+UseParallelGC -cp "$cp" "$main" "$mode" "$port_file" >"$work/server.log" 2>&1 &
+    "${server_pin[@]}" java -Xms256m -Xmx256m -XX:+UseParallelGC -cp "$cp" "$main" "$mode" "$port_file" >"$work/server.log" 2>&1 &
     server_pid=$!
     for _ in $(seq 1 200); do [ -s "$port_file" ] && break; sleep 0.1; done
     [ -s "$port_file" ] || { cat "$work/server.log" >&2; exit 1; }
     local url="http://127.0.0.1:$(cat "$port_file")/hello"
-    wrk -d "$WARMUP" -t "$THREADS" -c "$CONNECTIONS" "$url" >/dev/null
-    wrk -d "$DURATION" -t "$THREADS" -c "$CONNECTIONS" --latency "$url" >"$out"
+    "${client_pin[@]}" wrk -d "$WARMUP" -t "$THREADS" -c "$CONNECTIONS" "$url" >/dev/null
+    "${client_pin[@]}" wrk -d "$DURATION" -t "$THREADS" -c "$CONNECTIONS" --latency "$url" >"$out"
     kill "$server_pid"; wait "$server_pid" 2>/dev/null || true; server_pid=
     local rps p50 p90 p99 errors
     rps=$(awk '/^Requests\/sec:/ { print $2 }' "$out")
@@ -56,7 +69,8 @@ for round in $(seq 1 "$ROUNDS"); do
     run "jetty with"    "$servlet_cp" dev.sluice.servlet.bench.OverheadServer with
 done
 
-echo "wrk -d $DURATION -t $THREADS -c $CONNECTIONS --latency, loopback, $ROUNDS rounds, $(nproc) cores"
+echo "wrk -d $DURATION -t $THREADS -c $CONNECTIONS --latency, loopback, $ROUNDS rounds, $(nproc) cores," \
+    "server on CPUs ${SERVER_CPUS:-any}, wrk on CPUs ${CLIENT_CPUS:-any}"
 printf '%-14s %12s %10s %10s %10s  %s\n' server "requests/s" "p50 us" "p90 us" "p99 us" errors
 awk -F'\t' '{ printf "%-14s %12s %10s %10s %10s  %s\n", $1, $2, $3, $4, $5, $6 }' "$work/rows"
 echo
