@@ -20,6 +20,16 @@ import java.lang.invoke.VarHandle;
  * restores the header unchanged). Not lock-free: while a key is claimed (a few plain stores, never a system call or
  * an allocation) its other writers wait, spinning twice and then yielding their core (see {@link #waitForClaim}).
  * Other keys are never affected.
+ *
+ * <p>The header's 17-bit version wraps: after exactly a multiple of 2^17 writes to a key its header can read the same
+ * value again, with other entries in the ring. No CAS is fooled by that. A writer's claim CAS that succeeds on a
+ * repeated value claims the header as it is now, and the decision (or the edit) is taken again under the claim, on
+ * that header, after checking that the slot is still the key's. A reclaim of an idle key judges idleness again after
+ * its CAS, on a ring no writer can claim any more ({@code KeyTable.markDead}; {@code SlidingLogHeaderWrapTest} drives
+ * exactly 2^17 admissions between a reclaimer's judgement and its CAS). The one reader that trusts an unchanged header
+ * without a CAS is a denial: a thread stalled across exactly a multiple of 2^17 writes between its two header reads
+ * can deny on ring entries read partly before them; a denial writes nothing, so the log stays exact, and the cost is at
+ * most that one request denied where it could have been admitted.
  */
 final class SlidingLogLimiter extends EngineLimiter {
 

@@ -1,5 +1,7 @@
 package dev.sluice.table;
 
+import java.util.function.LongConsumer;
+
 /**
  * A fixed-capacity, striped, off-heap open-addressing table from a key to one state word (and, for the sliding log,
  * one ring of {@code ringWords} longs per key).
@@ -36,7 +38,9 @@ package dev.sluice.table;
  * serialised per stripe by a monitor, so two threads can never put one key twice, and the set of keys on a chain
  * changes only under it. A new key's state is written before its keyword is published (release), so no update can
  * be overwritten by it. Taking over an idle key: CAS its state to {@link #DEAD} (fails if the key was touched
- * meanwhile), write the new key's check and keyword (release), then its fresh state (volatile). An updater reads the
+ * meanwhile), judge it idle once more on the state the CAS froze (a sliding log's header can come back to an equal
+ * value with other ring content, see {@link #markDead}), write the new key's check and keyword (release), then its
+ * fresh state (volatile). An updater reads the
  * state (volatile), then checks the keyword: see {@link SlotLifecycle} for why its CAS can never land on another
  * key's state.
  */
@@ -89,6 +93,11 @@ public final class KeyTable {
     private final OffHeapMemory[] memory;
     private final Stripe[] stripes;
     private final SlotLifecycle lifecycle;
+    /**
+     * Test hook, null in use: run between the judgement that a key is idle and the CAS that marks it dead, so that a
+     * test can make the key's state go round to the same value in between. Read under the stripe's monitor only.
+     */
+    LongConsumer beforeReclaimCas;
     /** Slots of the long keys whose keyword would be 0 or 1: after the slot area of stripe 0, both keywords' stripe. */
     private final int reservedSlot;
 
@@ -394,11 +403,8 @@ public final class KeyTable {
     /** Gives an idle key's slot (and ring) to a new key; false if the idle key was touched meanwhile. */
     private boolean takeOverIdle(Stripe stripe, OffHeapMemory mem, int stripeIndex, int offset, long keyword,
             long check, long t) {
-        long old = mem.getLongVolatile(offset + stateOffset);
-        // Volatile CAS to DEAD: fails if the key was touched since its idleness was checked; updaters that read
-        // DEAD look the key up again.
-        if (old < 0 || !lifecycle.isIdle(this, handle(stripeIndex, offset), old, t)
-                || !mem.compareAndSetLong(offset + stateOffset, old, old | DEAD)) {
+        long old = markDead(mem, stripeIndex, offset, t);
+        if (old < 0) {
             return false;
         }
         stripe.reclaimedAt = Math.max(stripe.reclaimedAt, t);
@@ -434,6 +440,38 @@ public final class KeyTable {
         return false;
     }
 
+    /**
+     * Marks an idle key's slot dead, under the stripe's monitor; returns the key's last state, or -1 if the key is not
+     * idle or was touched meanwhile. The CAS compares the state word only, and a sliding log's header can read the same
+     * again after exactly a multiple of 2^17 writes to its key (its version field wraps), with newer entries in its
+     * ring. So idleness is judged once more after the CAS, on a ring that no writer can change any more (every writer
+     * claims the ring by a CAS of the header, which now reads dead); a key found busy gets its state back. For a
+     * one-word state the second judgement repeats the first: equal words are equal states.
+     */
+    private long markDead(OffHeapMemory mem, int stripeIndex, int offset, long t) {
+        int at = offset + stateOffset;
+        long handle = handle(stripeIndex, offset);
+        long old = mem.getLongVolatile(at);
+        if (old < 0 || !lifecycle.isIdle(this, handle, old, t)) {
+            return -1;
+        }
+        if (beforeReclaimCas != null) {
+            beforeReclaimCas.accept(handle);
+        }
+        // Volatile CAS to DEAD: fails if the key's state changed since its idleness was judged; updaters that read
+        // DEAD look the key up again. Reading the value the last writer published (release), it also makes that
+        // writer's ring entries visible to the judgement below.
+        if (!mem.compareAndSetLong(at, old, old | DEAD)) {
+            return -1;
+        }
+        if (!lifecycle.isIdle(this, handle, old, t)) {
+            // Volatile: the key's updaters, which met DEAD and looked the key up again, find its state as it was.
+            mem.putLongVolatile(at, old);
+            return -1;
+        }
+        return old;
+    }
+
     /** Takes the first ring of the stripe's free list; under the stripe's monitor. */
     private int popFreeRing(Stripe stripe, OffHeapMemory mem) {
         int ring = stripe.freeRing;
@@ -442,10 +480,8 @@ public final class KeyTable {
     }
 
     private boolean evict(Stripe stripe, OffHeapMemory mem, int stripeIndex, int offset, long t) {
-        long old = mem.getLongVolatile(offset + stateOffset);
-        // Volatile CAS: fails if the key was touched since its idleness was checked.
-        if (old < 0 || !lifecycle.isIdle(this, handle(stripeIndex, offset), old, t)
-                || !mem.compareAndSetLong(offset + stateOffset, old, old | DEAD)) {
+        long old = markDead(mem, stripeIndex, offset, t);
+        if (old < 0) {
             return false;
         }
         // Release: a finder that reads the tombstone skips the slot; its state already reads dead.
