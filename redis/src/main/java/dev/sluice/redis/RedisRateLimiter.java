@@ -865,7 +865,8 @@ public final class RedisRateLimiter implements RateLimiter {
          * Coalescing: while a script call for a key is in flight, later requests of this limiter for the same key
          * wait in a bounded lock-free queue of {@code maxBatch} places (2 to {@value #MAX_COALESCE_BATCH}; off by
          * default), and the next call decides up to {@code maxBatch} of them in one script run, in queue order, each
-         * exactly as if sent alone at that point. A request that finds the queue full is sent alone; a waiting
+         * exactly as if sent alone at that point. A request that finds the queue full is sent alone (and may reach
+         * Redis ahead of queued ones: each is still decided in Redis's order); a waiting
          * request still answers within the timeout. Exclusive with {@link #leasing}.
          */
         public Builder coalesce(int maxBatch) {
