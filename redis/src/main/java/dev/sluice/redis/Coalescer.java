@@ -4,7 +4,9 @@ import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.jctools.queues.MpscArrayQueue;
+import org.jctools.queues.MessagePassingQueue;
+import org.jctools.queues.varhandle.MpscChunkedVarHandleArrayQueue;
+import org.jctools.queues.varhandle.MpscVarHandleArrayQueue;
 
 /**
  * Requests for one key that arrive while a script call for that key is in flight wait in a bounded lock-free queue;
@@ -73,10 +75,11 @@ final class Coalescer {
     private void pump(String key, KeyQueue q) {
         // CAS and the queue's volatile indices are totally ordered: see the class comment for why this is enough.
         while (q.sending.compareAndSet(false, true)) {
-            Request[] batch = new Request[maxBatch];
+            // Sized by what waits now (at least 1): a cold key's lone request does not pay for maxBatch places.
+            Request[] batch = new Request[Math.max(1, Math.min(maxBatch, q.waiting.size()))];
             int size = 0;
             Request r;
-            while (size < maxBatch && (r = q.waiting.poll()) != null) {
+            while (size < batch.length && (r = q.waiting.poll()) != null) {
                 if (!r.reply.isDone()) { // a caller that gave up before the send is not counted in Redis
                     batch[size++] = r;
                 }
@@ -124,12 +127,18 @@ final class Coalescer {
     }
 
     private static final class KeyQueue {
-        final MpscArrayQueue<Request> waiting;
+        /** Smallest chunk of a growing queue: a cold key's queue stays this small. */
+        private static final int FIRST_CHUNK = 4;
+
+        final MessagePassingQueue<Request> waiting;
         // Atomic: exactly one sender per key at a time, handed over by CAS.
         final AtomicBoolean sending = new AtomicBoolean();
 
+        /** Bounded at {@code capacity} (rounded up to a power of two); a large one grows in chunks as it fills. */
         KeyQueue(int capacity) {
-            this.waiting = new MpscArrayQueue<>(capacity);
+            this.waiting = capacity > 2 * FIRST_CHUNK
+                    ? new MpscChunkedVarHandleArrayQueue<>(FIRST_CHUNK, capacity)
+                    : new MpscVarHandleArrayQueue<>(capacity);
         }
     }
 }

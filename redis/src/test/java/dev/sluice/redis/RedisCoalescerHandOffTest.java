@@ -16,8 +16,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The hand-off of a key's sending between requests, without Redis: the sender answers each call at once, later on
@@ -31,14 +32,16 @@ class RedisCoalescerHandOffTest {
     private static final int PER_THREAD = 5_000;
     private static final RuntimeException DOWN = new IllegalStateException("redis down");
 
-    @RepeatedTest(5)
-    void noRequestIsStrandedUnderRacingArrivalsAndCompletions() throws Exception {
+    /** Queues of 2 and 8 places are one array; 64 and 4096 grow in chunks. */
+    @ParameterizedTest
+    @ValueSource(ints = {2, 8, 64, 4096, 8, 64})
+    void noRequestIsStrandedUnderRacingArrivalsAndCompletions(int maxBatch) throws Exception {
         ExecutorService answers = Executors.newFixedThreadPool(2);
         ConcurrentHashMap<Long, Boolean> sent = new ConcurrentHashMap<>();
         AtomicInteger calls = new AtomicInteger();
         AtomicInteger alone = new AtomicInteger();
         AtomicInteger twice = new AtomicInteger();
-        Coalescer coalescer = new Coalescer(8, 1, (key, batch, size) -> {
+        Coalescer coalescer = new Coalescer(maxBatch, 1, (key, batch, size) -> {
             calls.incrementAndGet();
             long[] reply = new long[size];
             for (int i = 0; i < size; i++) {
@@ -138,19 +141,21 @@ class RedisCoalescerHandOffTest {
         assertEquals(0, coalescer.keys());
     }
 
-    @Test
-    void aFullQueueSendsTheRequestAlone() {
+    @ParameterizedTest
+    @ValueSource(ints = {2, 16})
+    void aFullQueueSendsTheRequestAlone(int places) {
         List<CompletableFuture<long[]>> inFlight = new ArrayList<>();
-        Coalescer coalescer = new Coalescer(2, 1, (key, batch, size) -> {
+        Coalescer coalescer = new Coalescer(places, 1, (key, batch, size) -> {
             CompletableFuture<long[]> call = new CompletableFuture<>();
             inFlight.add(call);
             return call;
         });
-        assertTrue(coalescer.submit("k", new Coalescer.Request(1, 0)));
-        assertTrue(coalescer.submit("k", new Coalescer.Request(2, 0)));
-        assertTrue(coalescer.submit("k", new Coalescer.Request(3, 0)));
-        assertFalse(coalescer.submit("k", new Coalescer.Request(4, 0)), "two places, both taken: sent alone");
+        assertTrue(coalescer.submit("k", new Coalescer.Request(0, 0)), "sent at once");
+        for (int i = 1; i <= places; i++) {
+            assertTrue(coalescer.submit("k", new Coalescer.Request(i, 0)), "place " + i);
+        }
+        assertFalse(coalescer.submit("k", new Coalescer.Request(places + 1, 0)), "every place taken: sent alone");
         assertEquals(1, inFlight.size());
-        assertTrue(coalescer.submit("other", new Coalescer.Request(5, 0)), "another key has its own queue");
+        assertTrue(coalescer.submit("other", new Coalescer.Request(places + 2, 0)), "another key has its own queue");
     }
 }
