@@ -39,6 +39,14 @@ final class LuaScript {
         }
     }
 
+    /**
+     * The script that decides several requests for one key in one run, each as {@code single} alone, in order (see
+     * batch.lua).
+     */
+    static LuaScript batchOf(LuaScript single) {
+        return new LuaScript("local function one(ARGV)\n" + single.body + "\nend\n" + read("batch.lua"));
+    }
+
     String body() {
         return body;
     }
@@ -48,11 +56,15 @@ final class LuaScript {
     }
 
     private static LuaScript load(String name) {
+        return new LuaScript(read(name));
+    }
+
+    private static String read(String name) {
         try (InputStream in = LuaScript.class.getResourceAsStream(name)) {
             if (in == null) {
                 throw new IllegalStateException("missing script resource " + name);
             }
-            return new LuaScript(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

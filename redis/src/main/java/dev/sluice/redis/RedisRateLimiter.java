@@ -68,6 +68,17 @@ import java.util.regex.Pattern;
  * later; a forward step of Redis's clock ends the true denial early by the step, again by at most {@code R}. A
  * backward step of Redis's clock only makes the true denial longer. Failure-policy denials are never remembered.
  *
+ * <p><b>Coalescing</b> (optional, {@link Builder#coalesce}): while a script call for a key is in flight, later
+ * requests of this limiter for that key wait, and the next call decides up to {@code maxBatch} of them in one script
+ * run, in queue order. Each is decided exactly as a call of its own reaching Redis at that point would be: on the
+ * state the requests before it left, at Redis's clock when the script reaches it (or at its own caller time), with
+ * its own remaining, retry-after and reset. So nothing is over-admitted, on one instance or many; a waiting request
+ * is decided up to one round trip later than it would have been alone, and answers within the timeout counted from
+ * its call. A failed or timed-out batch call gives each of its requests the failure policy; a request whose caller
+ * gave up before its batch was sent is not sent. The memo of denials works as without coalescing; leasing is
+ * exclusive with it. Decisions per second on one key then grow with the number of waiting requests instead of
+ * stopping at one script run per round trip.
+ *
  * <p>Thread-safe; the methods block at most for the timeout. Decisions made locally from a lease report the lease's
  * remaining permits and no reset time. Not supported with leasing: LEAKY_BUCKET (its delays space each request).
  */
@@ -78,6 +89,8 @@ public final class RedisRateLimiter implements RateLimiter {
     /** Slots of the memo of denials unless the builder says otherwise. */
     public static final int DEFAULT_MEMO_SLOTS = 1024;
     private static final int MAX_MEMO_SLOTS = 1 << 20;
+    /** The most requests one coalesced script run decides. */
+    public static final int MAX_COALESCE_BATCH = 4096;
 
     private final RateLimitConfig config;
     private final Algorithm algorithm;
@@ -104,6 +117,9 @@ public final class RedisRateLimiter implements RateLimiter {
     private final LongAdder memoHits = new LongAdder();
     private final DenyMemo memo;
     private final long memoSlack;
+    private final Coalescer coalescer;
+    private final LuaScript batchScript;
+    private final LongAdder coalesced = new LongAdder();
     // Volatile: a close() on one thread is seen by the next call on any other.
     private volatile boolean closed;
 
@@ -135,7 +151,13 @@ public final class RedisRateLimiter implements RateLimiter {
         } else {
             params = new String[] {Long.toString(windowMicros), Long.toString(config.limit())};
         }
-        preload();
+        this.batchScript = b.coalesceBatch > 0 ? LuaScript.batchOf(script) : null;
+        this.coalescer = b.coalesceBatch > 0 ? new Coalescer(b.coalesceBatch, replyLength(algorithm), this::sendBatch)
+                : null;
+        preload(script);
+        if (batchScript != null) {
+            preload(batchScript);
+        }
     }
 
     /**
@@ -267,6 +289,16 @@ public final class RedisRateLimiter implements RateLimiter {
         return roundTrips.sum();
     }
 
+    /** Requests decided together with others in one script run ({@link Builder#coalesce}). */
+    public long coalesced() {
+        return coalesced.sum();
+    }
+
+    /** Keys with a coalesced script call in flight or requests waiting for one; 0 without coalescing. */
+    int coalescingKeys() {
+        return coalescer != null ? coalescer.keys() : 0;
+    }
+
     /** Requests admitted from a local lease, with no round trip. */
     public long leaseHits() {
         return leaseHits.sum();
@@ -330,11 +362,14 @@ public final class RedisRateLimiter implements RateLimiter {
         d = d != null ? d : new Decision();
         long stamp = memo != null ? memo.stamp(slot) : 0;
         long sentAt = memo != null ? memoNow(nowNanos) : 0;
-        CompletableFuture<long[]> reply = run(body, "a", permits, nowNanos);
+        CompletableFuture<long[]> reply = submit(body, permits, nowNanos);
         boolean allowed;
         try {
             allowed = interpret(reply.get(timeoutNanos, TimeUnit.NANOSECONDS), body, permits, nowNanos, d);
-        } catch (TimeoutException | ExecutionException e) {
+        } catch (TimeoutException e) {
+            reply.cancel(false); // a request still waiting to be coalesced is then never sent
+            return fail(d, permits, nowNanos);
+        } catch (ExecutionException e) {
             return fail(d, permits, nowNanos);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -365,7 +400,7 @@ public final class RedisRateLimiter implements RateLimiter {
         String b = second == null ? null : second.toString();
         long stamp = memo != null ? memo.stamp(slot) : 0;
         long sentAt = memo != null ? memoNow(nowNanos) : 0;
-        return run(body, "a", permits, nowNanos)
+        return submit(body, permits, nowNanos)
                 .orTimeout(timeoutNanos, TimeUnit.NANOSECONDS)
                 .handle((reply, error) -> {
                     if (error != null) {
@@ -395,27 +430,76 @@ public final class RedisRateLimiter implements RateLimiter {
         }
     }
 
+    /**
+     * The reply to one acquisition: coalesced with the other requests for the key when coalescing is on and the
+     * key's queue has room, else a script call of its own.
+     */
+    private CompletableFuture<long[]> submit(String body, long permits, long nowNanos) {
+        if (coalescer != null) {
+            Coalescer.Request request = new Coalescer.Request(permits, nowNanos);
+            if (coalescer.submit(body, request)) {
+                return request.reply;
+            }
+        }
+        return run(body, "a", permits, nowNanos);
+    }
+
+    /**
+     * One script call for a coalesced batch of one key. It times out as a request does, so that the key's next
+     * batch is not held up by a call Redis never answers.
+     */
+    private CompletableFuture<long[]> sendBatch(String body, Coalescer.Request[] batch, int size) {
+        if (size == 1) {
+            return run(body, "a", batch[0].permits, batch[0].nowNanos).orTimeout(timeoutNanos, TimeUnit.NANOSECONDS);
+        }
+        String[] args = new String[1 + 2 * size + params.length];
+        args[0] = Integer.toString(size);
+        for (int i = 0; i < size; i++) {
+            args[1 + 2 * i] = scriptTime(batch[i].nowNanos);
+            args[2 + 2 * i] = Long.toString(clamp(batch[i].permits));
+        }
+        System.arraycopy(params, 0, args, 1 + 2 * size, params.length);
+        coalesced.add(size);
+        return call(batchScript, keys(body), args).orTimeout(timeoutNanos, TimeUnit.NANOSECONDS);
+    }
+
     /** One script call; EVAL with the whole script when Redis has lost it. Never throws. */
     private CompletableFuture<long[]> run(String body, String op, long permits, long nowNanos) {
-        String[] keys = algorithm == Algorithm.SLIDING_WINDOW_LOG
-                ? new String[] {keyBase + '|' + body, keyBase + '#' + body}
-                : new String[] {keyBase + '|' + body};
-        // More permits than the capacity are denied by the script; clamping keeps its arithmetic exact.
-        long n = Math.min(permits, capacity + 1);
+        long n = clamp(permits);
         long most = leaseBatch > n && op.equals("a") ? leaseBatch : n;
         String[] args = new String[4 + params.length];
-        args[0] = callerTime ? Long.toString(Math.max(0, nowNanos / 1000)) : "";
+        args[0] = scriptTime(nowNanos);
         args[1] = op;
         args[2] = Long.toString(n);
         args[3] = Long.toString(most);
         System.arraycopy(params, 0, args, 4, params.length);
+        return call(script, keys(body), args);
+    }
+
+    private String[] keys(String body) {
+        return algorithm == Algorithm.SLIDING_WINDOW_LOG
+                ? new String[] {keyBase + '|' + body, keyBase + '#' + body}
+                : new String[] {keyBase + '|' + body};
+    }
+
+    /** More permits than the capacity are denied by the script; clamping keeps its arithmetic exact. */
+    private long clamp(long permits) {
+        return Math.min(permits, capacity + 1);
+    }
+
+    /** The scripts' time argument: the caller's time in us when they take it, else empty (Redis TIME). */
+    private String scriptTime(long nowNanos) {
+        return callerTime ? Long.toString(Math.max(0, nowNanos / 1000)) : "";
+    }
+
+    private CompletableFuture<long[]> call(LuaScript lua, String[] keys, String[] args) {
         roundTrips.increment();
         try {
-            CompletionStage<List<Object>> first = commands.evalsha(script.sha(), ScriptOutputType.MULTI, keys, args);
+            CompletionStage<List<Object>> first = commands.evalsha(lua.sha(), ScriptOutputType.MULTI, keys, args);
             return first.exceptionallyCompose(error -> {
                 if (unwrap(error) instanceof RedisNoScriptException) {
                     scriptLoads.increment();
-                    return commands.<List<Object>>eval(script.body(), ScriptOutputType.MULTI, keys, args);
+                    return commands.<List<Object>>eval(lua.body(), ScriptOutputType.MULTI, keys, args);
                 }
                 return CompletableFuture.failedFuture(error);
             }).thenApply(RedisRateLimiter::longs).toCompletableFuture();
@@ -425,10 +509,10 @@ public final class RedisRateLimiter implements RateLimiter {
         }
     }
 
-    /** Loads the script once at build so that the first EVALSHA finds it; if Redis is away, NOSCRIPT handles it. */
-    private void preload() {
+    /** Loads a script once at build so that the first EVALSHA finds it; if Redis is away, NOSCRIPT handles it. */
+    private void preload(LuaScript lua) {
         try {
-            commands.scriptLoad(script.body()).get(timeoutNanos, TimeUnit.NANOSECONDS);
+            commands.scriptLoad(lua.body()).get(timeoutNanos, TimeUnit.NANOSECONDS);
         } catch (TimeoutException | ExecutionException | RuntimeException e) {
             return; // not a decision, so not a failure: the first EVALSHA meets NOSCRIPT and sends the script
         } catch (InterruptedException e) {
@@ -631,6 +715,11 @@ public final class RedisRateLimiter implements RateLimiter {
         return values;
     }
 
+    /** The length of one request's reply from the algorithm's script. */
+    private static int replyLength(Algorithm algorithm) {
+        return algorithm == Algorithm.SLIDING_WINDOW_COUNTER || algorithm == Algorithm.SLIDING_WINDOW_LOG ? 5 : 4;
+    }
+
     /** The config's own name, so that limiters of equal configs share keys and different configs never do. */
     static String defaultNamespace(RateLimitConfig config) {
         return config.algorithm().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-') + '-'
@@ -683,6 +772,7 @@ public final class RedisRateLimiter implements RateLimiter {
         private Duration leaseHold = Duration.ZERO;
         private boolean callerTime;
         private int memoSlots = DEFAULT_MEMO_SLOTS;
+        private int coalesceBatch;
 
         private Builder(RateLimitConfig config, StatefulConnection<String, String> connection,
                 RedisScriptingAsyncCommands<String, String> commands, RedisClient client) {
@@ -771,6 +861,23 @@ public final class RedisRateLimiter implements RateLimiter {
             return this;
         }
 
+        /**
+         * Coalescing: while a script call for a key is in flight, later requests of this limiter for the same key
+         * wait in a bounded lock-free queue of {@code maxBatch} places (2 to {@value #MAX_COALESCE_BATCH}; off by
+         * default), and the next call decides up to {@code maxBatch} of them in one script run, in queue order, each
+         * exactly as if sent alone at that point. A request that finds the queue full is sent alone (and may reach
+         * Redis ahead of queued ones: each is still decided in Redis's order); a waiting
+         * request still answers within the timeout. Exclusive with {@link #leasing}.
+         */
+        public Builder coalesce(int maxBatch) {
+            if (maxBatch < 2 || maxBatch > MAX_COALESCE_BATCH) {
+                throw new IllegalArgumentException("coalesce maxBatch must be in [2, " + MAX_COALESCE_BATCH
+                        + "] requests, was " + maxBatch);
+            }
+            this.coalesceBatch = maxBatch;
+            return this;
+        }
+
         /** Tests only: the scripts use the caller's {@code nowNanos} (in whole us) instead of Redis TIME. */
         Builder callerTimeForTests() {
             this.callerTime = true;
@@ -791,6 +898,10 @@ public final class RedisRateLimiter implements RateLimiter {
             if (config.algorithm() == Algorithm.SLIDING_WINDOW_COUNTER && config.limit() >= EXACT_LUA / (w / 1000)) {
                 throw new IllegalArgumentException("limit * window (in us) must be below 2^53 for "
                         + "SLIDING_WINDOW_COUNTER on Redis, was " + config.limit() + " * " + w / 1000);
+            }
+            if (coalesceBatch > 0 && leaseBatch > 0) {
+                throw new IllegalArgumentException("coalesce and leasing are exclusive: coalesce maxBatch was "
+                        + coalesceBatch + ", lease batch was " + leaseBatch + "; choose one");
             }
             if (client != null) {
                 StatefulRedisConnection<String, String> own = client.connect();

@@ -27,8 +27,8 @@ import org.HdrHistogram.Histogram;
 
 /**
  * Decisions per second against a local redis-server that this program starts: the plain {@code INCR} floor (one
- * round trip, no logic), a script that only INCRs (the floor of any one-script design), the token-bucket script on one hot key and on many keys, the same with leasing, and
- * pipelined async calls; Bucket4j on Redis through Lettuce on a hot allowed and a hot denied key; the deny cells (a
+ * round trip, no logic), a script that only INCRs (the floor of any one-script design), the token-bucket script on one
+ * hot key and on many keys, the same with leasing and with coalescing, and pipelined async calls; Bucket4j on Redis through Lettuce on a hot allowed and a hot denied key; the deny cells (a
  * hot key at 10 per second, 10,000 drained keys) with the memo of denials off and on. Client threads share one
  * Lettuce connection per limiter. Indicative, not a JMH run: a fixed warm-up and measuring time per case,
  * p50/p99/p99.9 from an HdrHistogram of each call's latency, Redis CPU per decision from INFO cpu.
@@ -56,6 +56,8 @@ public final class RedisThroughput {
                 RedisRateLimiter plain = RedisRateLimiter.builder(RATE, connection).timeout(Duration.ofSeconds(5)).build();
                 RedisRateLimiter leasing = RedisRateLimiter.builder(RATE, connection).keyPrefix("lease:")
                         .timeout(Duration.ofSeconds(5)).leasing(100, Duration.ofMillis(100)).build();
+                RedisRateLimiter coalescing = RedisRateLimiter.builder(RATE, connection).keyPrefix("coalesce:")
+                        .timeout(Duration.ofSeconds(5)).coalesce(64).build();
                 redis = sync;
                 System.out.printf(Locale.ROOT, "%-34s %8s %14s %8s %8s %8s %12s%n", "case", "threads", "decisions/s",
                         "p50 us", "p99 us", "p99.9 us", "Redis CPU us/decision");
@@ -69,13 +71,24 @@ public final class RedisThroughput {
                     measure("Sluice token bucket, 100k keys", threads, seconds,
                             t -> plain.tryAcquire(ThreadLocalRandom.current().nextLong(100_000)));
                     measure("Sluice + leasing(100), hot key", threads, seconds, t -> leasing.tryAcquire(1L));
+                    measure("Sluice coalescing(64), hot key", threads, seconds, t -> coalescing.tryAcquire(1L));
                 }
+                measure("INCR floor, 10k keys", 16, seconds,
+                        t -> sync.incr("floor" + ThreadLocalRandom.current().nextInt(10_000)));
+                measure("Sluice token bucket, 10k keys", 16, seconds,
+                        t -> plain.tryAcquire(ThreadLocalRandom.current().nextLong(10_000)));
+                measure("Sluice coalescing(64), 10k keys", 16, seconds,
+                        t -> coalescing.tryAcquire(ThreadLocalRandom.current().nextLong(10_000)));
+                System.out.printf(Locale.ROOT, "coalescing: %d round trips, %d requests decided together%n",
+                        coalescing.roundTrips(), coalescing.coalesced());
                 bucket4j(client, seconds);
                 denials(connection, seconds);
                 pipelined(plain, seconds, 128);
                 System.out.printf(Locale.ROOT, "failures=%d, round trips with leasing=%d, lease hits=%d%n",
-                        plain.failures() + leasing.failures(), leasing.roundTrips(), leasing.leaseHits());
+                        plain.failures() + leasing.failures() + coalescing.failures(), leasing.roundTrips(),
+                        leasing.leaseHits());
                 plain.close();
+                coalescing.close();
                 leasing.close();
             } finally {
                 client.shutdown();
