@@ -51,7 +51,8 @@ class RedisSlotMigrationTest {
     /** Scheduling slack on a busy machine on top of the timeout; a call that waits longer has hung. */
     private static final long SLACK_NANOS = 1_000_000_000L;
 
-    private static RedisTestCluster cluster;
+    /** The cluster of the tests' redis-server binary; {@link RedisSevenSlotMigrationTest} starts another. */
+    static RedisTestCluster cluster;
     private static final Set<Integer> moved = new HashSet<>();
 
     @BeforeAll
@@ -61,7 +62,11 @@ class RedisSlotMigrationTest {
 
     @AfterAll
     static void stop() {
-        cluster.close();
+        moved.clear();
+        if (cluster != null) {
+            cluster.close();
+            cluster = null;
+        }
     }
 
     /**
@@ -149,8 +154,8 @@ class RedisSlotMigrationTest {
 
     /**
      * SLIDING_WINDOW_LOG keeps a key's log and sequence in two Redis keys. While only one of them has moved, and
-     * for a new key while the slot is migrating, the source sends ASK and the target answers TRYAGAIN (a multi-key
-     * command whose keys are not all on it): Lettuce does not retry that, so the failure policy decides, at once.
+     * for a new key while the slot is migrating, Redis answers TRYAGAIN (a multi-key command whose keys are not all
+     * on one node): Lettuce does not retry that, so the failure policy decides, at once.
      * Once both parts have moved the key is decided again through ASK, with its count.
      */
     @Test
@@ -173,8 +178,12 @@ class RedisSlotMigrationTest {
 
             long asking = cluster.calls(TO, "asking");
             assertDecidedByThePolicyInTime(limiter, tag, "old", 1);
+            long partlyMoved = cluster.calls(TO, "asking") - asking;
+            // Redis 6.2 sends ASK for it and the target says TRYAGAIN; Redis 7 says TRYAGAIN on the source.
+            assertEquals(cluster.majorVersion() >= 7 ? 0 : 1, partlyMoved, "ASKING sent for a partly moved key");
             assertDecidedByThePolicyInTime(limiter, tag, "new", 2);
-            assertEquals(asking + 2, cluster.calls(TO, "asking"), "the source sent ASK, the target said TRYAGAIN");
+            assertEquals(asking + partlyMoved + 1, cluster.calls(TO, "asking"),
+                    "a new key: the source sent ASK, the target said TRYAGAIN");
 
             cluster.migrate(FROM, TO, cluster.keysIn(slot, FROM));
             assertTrue(limiter.tryAcquire(tag, "old", 1, 0, d), "both parts moved: decided on the target");

@@ -115,6 +115,13 @@ final class RedisTestCluster implements AutoCloseable {
         }
     }
 
+    /** The major version of the servers ({@code redis_version} of the first node). */
+    int majorVersion() {
+        String version = node(0).info("server").lines().filter(l -> l.startsWith("redis_version:")).findFirst()
+                .orElseThrow();
+        return Integer.parseInt(version.substring("redis_version:".length(), version.indexOf('.')));
+    }
+
     /** A command's count in INFO commandstats of node {@code i} (0 if never called). */
     long calls(int i, String command) {
         String prefix = "cmdstat_" + command + ":calls=";
