@@ -286,6 +286,7 @@ class RedisSlotMigrationTest {
             for (int t = 0; t < THREADS; t++) {
                 int first = t;
                 Thread thread = new Thread(() -> loop(first), "decide-" + t);
+                thread.setDaemon(true); // a failed assertion must not leave the test JVM running
                 thread.start();
                 threads.add(thread);
             }
