@@ -5,6 +5,7 @@ import dev.sluice.Clock;
 import dev.sluice.Decision;
 import dev.sluice.RateLimitConfig;
 import dev.sluice.RateLimiter;
+import dev.sluice.engine.Human;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisNoScriptException;
@@ -807,7 +808,7 @@ public final class RedisRateLimiter implements RateLimiter {
         /** How long a decision waits for Redis before the failure policy decides (default 100 ms). */
         public Builder timeout(Duration timeout) {
             if (timeout == null || timeout.isNegative() || timeout.isZero()) {
-                throw new IllegalArgumentException("timeout must be positive, was " + timeout);
+                throw new IllegalArgumentException("timeout must be positive, was " + human(timeout));
             }
             this.timeout = timeout;
             return this;
@@ -837,7 +838,7 @@ public final class RedisRateLimiter implements RateLimiter {
                 throw new IllegalArgumentException("lease batch must be in [2, " + config.burst() + "], was " + batch);
             }
             if (maxHold == null || maxHold.isNegative() || maxHold.isZero()) {
-                throw new IllegalArgumentException("lease maxHold must be positive, was " + maxHold);
+                throw new IllegalArgumentException("lease maxHold must be positive, was " + human(maxHold));
             }
             if (config.algorithm() == Algorithm.LEAKY_BUCKET) {
                 throw new IllegalArgumentException("leasing does not apply to LEAKY_BUCKET: each request has its delay");
@@ -884,6 +885,15 @@ public final class RedisRateLimiter implements RateLimiter {
             return this;
         }
 
+        /** A duration for a configuration error, in the units a person reads: "250 ms", "-1 s", "1 hour". */
+        private static String human(Duration d) {
+            if (d == null) {
+                return "null";
+            }
+            Duration size = d.isNegative() ? d.negated() : d;
+            return (d.isNegative() ? "-" : "") + Human.duration(size);
+        }
+
         /** Checks the config against what the scripts compute exactly, then loads the script once. */
         public RedisRateLimiter build() {
             long w = config.windowNanos();
@@ -893,7 +903,7 @@ public final class RedisRateLimiter implements RateLimiter {
             }
             if (w % 1000 != 0) {
                 throw new IllegalArgumentException("window must be a whole number of microseconds on Redis, was "
-                        + config.window());
+                        + Human.duration(config.window()) + " (" + w + " ns)");
             }
             if (config.algorithm() == Algorithm.SLIDING_WINDOW_COUNTER && config.limit() >= EXACT_LUA / (w / 1000)) {
                 throw new IllegalArgumentException("limit * window (in us) must be below 2^53 for "
