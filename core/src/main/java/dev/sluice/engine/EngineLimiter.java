@@ -6,6 +6,8 @@ import dev.sluice.FullTablePolicy;
 import dev.sluice.MemoryBackend;
 import dev.sluice.RateLimitConfig;
 import dev.sluice.RateLimiter;
+import dev.sluice.table.Fingerprint;
+import dev.sluice.table.FingerprintCache;
 import dev.sluice.table.KeyHashing;
 import dev.sluice.table.KeyTable;
 import dev.sluice.table.MemoryFactory;
@@ -18,9 +20,10 @@ import java.util.Optional;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * What the lock-free limiters share: keys to keywords, time, the one table that holds every key (long, string and
- * byte keys side by side, allocated and zeroed when the limiter is built, never on a request), the full-table policy
- * and close. Subclasses decide one request on one slot.
+ * What the lock-free limiters share: keys to keywords (String keys through a {@link FingerprintCache} per kind of
+ * key, single and two-part, of at most {@value FingerprintCache#MAX_ENTRIES} entries each), time, the one table that
+ * holds every key (long, string and byte keys side by side, allocated and zeroed when the limiter is built, never on a
+ * request), the full-table policy and close. Subclasses decide one request on one slot.
  */
 abstract class EngineLimiter implements RateLimiter {
 
@@ -40,8 +43,19 @@ abstract class EngineLimiter implements RateLimiter {
     private final FullTablePolicy fullTablePolicy;
     private final MemoryFactory memory;
     private final LongAdder tableFull = new LongAdder();
+    /**
+     * The system property that, set to {@code false} when a limiter is built, builds it without
+     * {@link FingerprintCache}s (every String key then runs the keyed hash): for measuring what the caches save.
+     */
+    static final String KEY_CACHE_PROPERTY = "sluice.keyCache";
+
     /** Set once by {@link #allocateTable}, cleared by {@link #close()}. */
     private volatile KeyTable keys;
+    // The table's String fingerprints, single and two-part keys: written before the volatile write of the table in
+    // allocateTable, so a call that reads the table sees them; cleared (plain) by close() so that the Strings they
+    // hold go with it; a call that still reads one afterwards uses it with the table it holds, which is still valid.
+    private FingerprintCache keyCache;
+    private FingerprintCache pairCache;
 
     EngineLimiter(LimiterOptions options) {
         this.config = options.config;
@@ -57,6 +71,10 @@ abstract class EngineLimiter implements RateLimiter {
      * thrown here, where the limiter is configured, never from a request.
      */
     final void allocateTable(int maxKeys, int ringWords) {
+        if (!"false".equals(System.getProperty(KEY_CACHE_PROPERTY))) {
+            keyCache = FingerprintCache.ofKeys(maxKeys);
+            pairCache = FingerprintCache.ofPairs(maxKeys);
+        }
         keys = new KeyTable(memory, true, maxKeys, ringWords, lifecycle(), 0);
     }
 
@@ -128,12 +146,11 @@ abstract class EngineLimiter implements RateLimiter {
             Decision decision) {
         checkPermits(permits);
         KeyTable table = table();
-        SipHasher h = pairHash(table, first, second);
+        Fingerprint f = pairFingerprint(table, first, second);
         if (decision != null) {
             decision.request(permits, nowNanos);
         }
-        return acquire(table, KeyHashing.keyword(h), KeyHashing.check(h), permits, time.callerElapsed(nowNanos), true,
-                decision);
+        return acquire(table, f.keyword(), f.check(), permits, time.callerElapsed(nowNanos), true, decision);
     }
 
     @Override
@@ -178,16 +195,16 @@ abstract class EngineLimiter implements RateLimiter {
     public final void release(CharSequence key, long permits, long nowNanos) {
         checkPermits(permits);
         KeyTable table = table();
-        SipHasher h = stringHash(table, key);
-        giveBack(table, KeyHashing.keyword(h), KeyHashing.check(h), permits, time.callerElapsed(nowNanos));
+        Fingerprint f = fingerprint(table, key);
+        giveBack(table, f.keyword(), f.check(), permits, time.callerElapsed(nowNanos));
     }
 
     @Override
     public final void release(CharSequence first, CharSequence second, long permits, long nowNanos) {
         checkPermits(permits);
         KeyTable table = table();
-        SipHasher h = pairHash(table, first, second);
-        giveBack(table, KeyHashing.keyword(h), KeyHashing.check(h), permits, time.callerElapsed(nowNanos));
+        Fingerprint f = pairFingerprint(table, first, second);
+        giveBack(table, f.keyword(), f.check(), permits, time.callerElapsed(nowNanos));
     }
 
     @Override
@@ -203,17 +220,17 @@ abstract class EngineLimiter implements RateLimiter {
         Objects.requireNonNull(key, "key must not be null");
         if (undoable(admitted)) {
             KeyTable table = table();
-            SipHasher h = stringHash(table, key);
-            takeBack(table, KeyHashing.keyword(h), KeyHashing.check(h), admitted);
+            Fingerprint f = fingerprint(table, key);
+            takeBack(table, f.keyword(), f.check(), admitted);
         }
     }
 
     @Override
     public final void undo(CharSequence first, CharSequence second, Decision admitted) {
         KeyTable table = table();
-        SipHasher h = pairHash(table, first, second);
+        Fingerprint f = pairFingerprint(table, first, second);
         if (undoable(admitted)) {
-            takeBack(table, KeyHashing.keyword(h), KeyHashing.check(h), admitted);
+            takeBack(table, f.keyword(), f.check(), admitted);
         }
     }
 
@@ -237,9 +254,48 @@ abstract class EngineLimiter implements RateLimiter {
         }
     }
 
-    /** A string key's hash, finished (see {@link KeyHashing} for the encoding). */
-    private static SipHasher stringHash(KeyTable table, CharSequence key) {
+    /**
+     * A string key's fingerprint: from the key cache if it holds a String equal to the key, else from the keyed hash
+     * (then offered to the cache). Either way the same two words (see {@link FingerprintCache}).
+     */
+    private Fingerprint fingerprint(KeyTable table, CharSequence key) {
         Objects.requireNonNull(key, "key must not be null");
+        Fingerprint f = new Fingerprint();
+        FingerprintCache cache = keyCache;
+        if (cache != null && key instanceof String && FingerprintCache.cacheable((String) key)) {
+            String s = (String) key;
+            if (!cache.find(s, f)) {
+                f.set(stringHash(table, s));
+                cache.offer(s, f.keyword(), f.check());
+            }
+        } else {
+            f.set(stringHash(table, key));
+        }
+        return f;
+    }
+
+    /** A two-part key's fingerprint, from the pair cache or the keyed hash, as {@link #fingerprint} does. */
+    private Fingerprint pairFingerprint(KeyTable table, CharSequence first, CharSequence second) {
+        Objects.requireNonNull(first, "first key part must not be null");
+        Objects.requireNonNull(second, "second key part must not be null");
+        Fingerprint f = new Fingerprint();
+        FingerprintCache cache = pairCache;
+        if (cache != null && first instanceof String && second instanceof String
+                && FingerprintCache.cacheable((String) first) && FingerprintCache.cacheable((String) second)) {
+            String a = (String) first;
+            String b = (String) second;
+            if (!cache.find(a, b, f)) {
+                f.set(pairHash(table, a, b));
+                cache.offer(a, b, f.keyword(), f.check());
+            }
+        } else {
+            f.set(pairHash(table, first, second));
+        }
+        return f;
+    }
+
+    /** A string key's keyed hash, finished (see {@link KeyHashing} for the encoding). */
+    private static SipHasher stringHash(KeyTable table, CharSequence key) {
         SipHasher h = table.hashing().stringKey();
         h.putUtf8(key);
         h.finish();
@@ -248,8 +304,6 @@ abstract class EngineLimiter implements RateLimiter {
 
     /** A two-part key's hash, finished: the first part's length, then both parts, with no string joined. */
     private static SipHasher pairHash(KeyTable table, CharSequence first, CharSequence second) {
-        Objects.requireNonNull(first, "first key part must not be null");
-        Objects.requireNonNull(second, "second key part must not be null");
         SipHasher h = table.hashing().pairKey();
         h.putInt(first.length());
         h.putUtf8(first);
@@ -268,9 +322,8 @@ abstract class EngineLimiter implements RateLimiter {
     private boolean acquireString(CharSequence key, long permits, boolean ownClock, long nowNanos, Decision d) {
         checkPermits(permits);
         KeyTable table = table();
-        SipHasher h = stringHash(table, key);
-        return acquire(table, KeyHashing.keyword(h), KeyHashing.check(h), permits, elapsed(ownClock, nowNanos),
-                !ownClock, d);
+        Fingerprint f = fingerprint(table, key);
+        return acquire(table, f.keyword(), f.check(), permits, elapsed(ownClock, nowNanos), !ownClock, d);
     }
 
     /**
@@ -395,7 +448,7 @@ abstract class EngineLimiter implements RateLimiter {
     }
 
     /**
-     * Closes under traffic: drops the table. A call that read the table before this keeps it (and its memory)
+     * Closes under traffic: drops the table and the String key caches (and with them the Strings they hold). A call that read the table before this keeps it (and its memory)
      * reachable in its own locals and completes normally; a call that starts after it finds no table and throws
      * {@link IllegalStateException}. The table's memory is returned by a cleaner once no call holds it
      * ({@link dev.sluice.OffHeap}).
@@ -404,6 +457,8 @@ abstract class EngineLimiter implements RateLimiter {
     public final void close() {
         // Volatile write: a call whose read of the field comes after it sees null and throws.
         keys = null;
+        keyCache = null;
+        pairCache = null;
     }
 
     @Override
