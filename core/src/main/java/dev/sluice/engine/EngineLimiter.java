@@ -448,10 +448,10 @@ abstract class EngineLimiter implements RateLimiter {
     }
 
     /**
-     * Closes under traffic: drops the table and the String key caches (and with them the Strings they hold). A call that read the table before this keeps it (and its memory)
-     * reachable in its own locals and completes normally; a call that starts after it finds no table and throws
-     * {@link IllegalStateException}. The table's memory is returned by a cleaner once no call holds it
-     * ({@link dev.sluice.OffHeap}).
+     * Closes under traffic: drops the table and the String key caches (and with them the Strings they hold). A call
+     * that read the table before this keeps it (and its memory) reachable in its own locals and completes normally; a
+     * call that starts after it finds no table and throws {@link IllegalStateException}. The table's memory is
+     * returned by a cleaner once no call holds it ({@link dev.sluice.OffHeap}).
      */
     @Override
     public final void close() {
