@@ -3,8 +3,10 @@ package dev.sluice.jmh;
 import dev.sluice.Algorithm;
 import dev.sluice.RateLimiter;
 import dev.sluice.jmh.support.Caller;
+import dev.sluice.jmh.support.Distribution;
 import dev.sluice.jmh.support.Regime;
 import dev.sluice.jmh.support.UnkeyedStringHash;
+import dev.sluice.jmh.support.Workload;
 import dev.sluice.reference.ReferenceRateLimiter;
 import dev.sluice.table.KeyHashing;
 import dev.sluice.table.SipHasher;
@@ -31,7 +33,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * and with the caller's time beside the synchronized reference; the same chars as a fresh String per request (its
  * {@code hashCode()} not cached, as a gateway builds it from a header) on 1 and 4 threads; the same bytes from a
  * {@code byte[]} range and a direct {@code ByteBuffer}; and the key hash alone, the keyed PRF beside the unkeyed hash
- * it replaced. Read beside {@link FloorBenchmark}'s hot clock read and CAS; allocation with {@code -prof gc}.
+ * it replaced; and a million String keys in uniform order ({@code manyKeys*}), where nearly every request misses
+ * the key cache. {@code keyCache=false} builds Sluice without its String key caches (the keyed hash on every
+ * request), so one run shows both side by side; the reference is the same in both. Read beside
+ * {@link FloorBenchmark}'s hot clock read and CAS; allocation with {@code -prof gc}.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -43,6 +48,10 @@ public class StringKeyBenchmark {
 
     @Param({"8", "16", "32", "64"})
     public int length;
+
+    /** Sluice with ({@code true}) or without its String key caches. */
+    @Param({"true", "false"})
+    public boolean keyCache;
 
     private RateLimiter sluice;
     private RateLimiter reference;
@@ -63,6 +72,7 @@ public class StringKeyBenchmark {
         chars = key.toCharArray();
         bytes = key.getBytes(StandardCharsets.UTF_8);
         direct = ByteBuffer.allocateDirect(bytes.length).put(bytes).flip();
+        System.setProperty("sluice.keyCache", Boolean.toString(keyCache));
         sluice = RateLimiter.builder(Regime.ADMIT.config(Algorithm.TOKEN_BUCKET)).maxKeys(16).build();
         reference = new ReferenceRateLimiter(Regime.ADMIT.config(Algorithm.TOKEN_BUCKET), sluice.clock());
     }
@@ -123,6 +133,47 @@ public class StringKeyBenchmark {
     @Benchmark
     public boolean bytesDirectBufferSluice(Caller caller) {
         return sluice.tryAcquire(direct, 1, caller.tick(), caller.decision);
+    }
+
+    /** A million String keys, each built once (its hash cached), in a uniform random order; both limiters filled. */
+    @State(Scope.Benchmark)
+    public static class ManyKeys {
+        static final int KEYS = 1 << 20;
+
+        RateLimiter sluice;
+        RateLimiter reference;
+        String[] names;
+        int[] order;
+
+        @Setup(Level.Trial)
+        public void setUp(StringKeyBenchmark benchmark) {
+            System.setProperty("sluice.keyCache", Boolean.toString(benchmark.keyCache));
+            sluice = RateLimiter.builder(Regime.ADMIT.config(Algorithm.TOKEN_BUCKET)).maxKeys(KEYS).build();
+            reference = new ReferenceRateLimiter(Regime.ADMIT.config(Algorithm.TOKEN_BUCKET), sluice.clock());
+            names = Workload.names(KEYS);
+            order = Workload.order(Distribution.UNIFORM, KEYS);
+            Caller filler = Caller.standalone();
+            for (String name : names) {
+                sluice.tryAcquire(name, 1, filler.tick(), filler.decision);
+                reference.tryAcquire(name, 1, filler.tick(), filler.decision);
+            }
+        }
+
+        @TearDown(Level.Trial)
+        public void tearDown() {
+            sluice.close();
+            reference.close();
+        }
+    }
+
+    @Benchmark
+    public boolean manyKeysSluice(ManyKeys many, Caller caller) {
+        return many.sluice.tryAcquire(many.names[many.order[caller.next()]], 1, caller.tick(), caller.decision);
+    }
+
+    @Benchmark
+    public boolean manyKeysReference(ManyKeys many, Caller caller) {
+        return many.reference.tryAcquire(many.names[many.order[caller.next()]], 1, caller.tick(), caller.decision);
     }
 
     @Benchmark
