@@ -8,6 +8,8 @@ import dev.sluice.jmh.support.Regime;
 import dev.sluice.jmh.support.UnkeyedStringHash;
 import dev.sluice.jmh.support.Workload;
 import dev.sluice.reference.ReferenceRateLimiter;
+import dev.sluice.table.Fingerprint;
+import dev.sluice.table.FingerprintCache;
 import dev.sluice.table.KeyHashing;
 import dev.sluice.table.SipHasher;
 import java.nio.ByteBuffer;
@@ -32,10 +34,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * One hot string key of {@code length} ASCII chars, token bucket in the admitted regime: Sluice with its own clock
  * and with the caller's time beside the synchronized reference; the same chars as a fresh String per request (its
  * {@code hashCode()} not cached, as a gateway builds it from a header) on 1 and 4 threads; the same bytes from a
- * {@code byte[]} range and a direct {@code ByteBuffer}; and the key hash alone, the keyed PRF beside the unkeyed hash
- * it replaced; and a million String keys in uniform order ({@code manyKeys*}), where nearly every request misses
- * the key cache. {@code keyCache=false} builds Sluice without its String key caches (the keyed hash on every
- * request), so one run shows both side by side; the reference is the same in both. Read beside
+ * {@code byte[]} range and a direct {@code ByteBuffer}; the key hash alone, the keyed PRF beside the unkeyed hash it
+ * replaced and beside a key cache hit; and a million String keys in uniform order ({@code manyKeys*}), where nearly
+ * every request misses the key cache. {@code keyCache=false} builds Sluice without its String key caches (the keyed
+ * hash on every request), so one run shows both side by side; the reference is the same in both. Read beside
  * {@link FloorBenchmark}'s hot clock read and CAS; allocation with {@code -prof gc}.
  */
 @State(Scope.Benchmark)
@@ -60,6 +62,7 @@ public class StringKeyBenchmark {
     private byte[] bytes;
     private ByteBuffer direct;
     private final KeyHashing hashing = KeyHashing.draw();
+    private final FingerprintCache keyCacheAlone = FingerprintCache.ofKeys(16);
     private final long unkeyedSeed = 0x5EEDL;
 
     @Setup(Level.Trial)
@@ -73,6 +76,7 @@ public class StringKeyBenchmark {
         bytes = key.getBytes(StandardCharsets.UTF_8);
         direct = ByteBuffer.allocateDirect(bytes.length).put(bytes).flip();
         System.setProperty("sluice.keyCache", Boolean.toString(keyCache));
+        keyCacheAlone.offer(key, 1, 2);
         sluice = RateLimiter.builder(Regime.ADMIT.config(Algorithm.TOKEN_BUCKET)).maxKeys(16).build();
         reference = new ReferenceRateLimiter(Regime.ADMIT.config(Algorithm.TOKEN_BUCKET), sluice.clock());
     }
@@ -182,6 +186,14 @@ public class StringKeyBenchmark {
         h.putUtf8(key);
         h.finish();
         return h.first() ^ h.second();
+    }
+
+    /** The key cache's hit alone: the lookup that replaces {@link #hashSip13} for a String seen before. */
+    @Benchmark
+    public long hashKeyCacheHit() {
+        Fingerprint f = new Fingerprint();
+        keyCacheAlone.find(key, f);
+        return f.keyword() ^ f.check();
     }
 
     @Benchmark
