@@ -6,7 +6,6 @@ import dev.sluice.FullTablePolicy;
 import dev.sluice.MemoryBackend;
 import dev.sluice.RateLimitConfig;
 import dev.sluice.RateLimiter;
-import dev.sluice.table.Fingerprint;
 import dev.sluice.table.FingerprintCache;
 import dev.sluice.table.KeyHashing;
 import dev.sluice.table.KeyTable;
@@ -146,11 +145,31 @@ abstract class EngineLimiter implements RateLimiter {
             Decision decision) {
         checkPermits(permits);
         KeyTable table = table();
-        Fingerprint f = pairFingerprint(table, first, second);
+        Objects.requireNonNull(first, "first key part must not be null");
+        Objects.requireNonNull(second, "second key part must not be null");
         if (decision != null) {
             decision.request(permits, nowNanos);
         }
-        return acquire(table, f.keyword(), f.check(), permits, time.callerElapsed(nowNanos), true, decision);
+        long t = time.callerElapsed(nowNanos);
+        FingerprintCache cache = pairCache;
+        if (cache != null && first instanceof String && second instanceof String
+                && FingerprintCache.cacheable((String) first) && FingerprintCache.cacheable((String) second)) {
+            String a = (String) first;
+            String b = (String) second;
+            int hash = FingerprintCache.pairHash(a, b);
+            int entry = cache.entryOf(hash);
+            long version = cache.beginRead(entry);
+            long keyword = cache.keyword(entry);
+            long check = cache.check(entry);
+            if (cache.held(entry, version, hash, a, b)) {
+                return acquire(table, keyword, check, permits, t, true, decision);
+            }
+            SipHasher h = pairHash(table, a, b);
+            cache.offer(a, b, KeyHashing.keyword(h), KeyHashing.check(h));
+            return acquire(table, KeyHashing.keyword(h), KeyHashing.check(h), permits, t, true, decision);
+        }
+        SipHasher h = pairHash(table, first, second);
+        return acquire(table, KeyHashing.keyword(h), KeyHashing.check(h), permits, t, true, decision);
     }
 
     @Override
@@ -195,16 +214,16 @@ abstract class EngineLimiter implements RateLimiter {
     public final void release(CharSequence key, long permits, long nowNanos) {
         checkPermits(permits);
         KeyTable table = table();
-        Fingerprint f = fingerprint(table, key);
-        giveBack(table, f.keyword(), f.check(), permits, time.callerElapsed(nowNanos));
+        SipHasher h = stringHash(table, key);
+        giveBack(table, KeyHashing.keyword(h), KeyHashing.check(h), permits, time.callerElapsed(nowNanos));
     }
 
     @Override
     public final void release(CharSequence first, CharSequence second, long permits, long nowNanos) {
         checkPermits(permits);
         KeyTable table = table();
-        Fingerprint f = pairFingerprint(table, first, second);
-        giveBack(table, f.keyword(), f.check(), permits, time.callerElapsed(nowNanos));
+        SipHasher h = pairHash(table, first, second);
+        giveBack(table, KeyHashing.keyword(h), KeyHashing.check(h), permits, time.callerElapsed(nowNanos));
     }
 
     @Override
@@ -220,17 +239,17 @@ abstract class EngineLimiter implements RateLimiter {
         Objects.requireNonNull(key, "key must not be null");
         if (undoable(admitted)) {
             KeyTable table = table();
-            Fingerprint f = fingerprint(table, key);
-            takeBack(table, f.keyword(), f.check(), admitted);
+            SipHasher h = stringHash(table, key);
+            takeBack(table, KeyHashing.keyword(h), KeyHashing.check(h), admitted);
         }
     }
 
     @Override
     public final void undo(CharSequence first, CharSequence second, Decision admitted) {
         KeyTable table = table();
-        Fingerprint f = pairFingerprint(table, first, second);
+        SipHasher h = pairHash(table, first, second);
         if (undoable(admitted)) {
-            takeBack(table, f.keyword(), f.check(), admitted);
+            takeBack(table, KeyHashing.keyword(h), KeyHashing.check(h), admitted);
         }
     }
 
@@ -254,48 +273,9 @@ abstract class EngineLimiter implements RateLimiter {
         }
     }
 
-    /**
-     * A string key's fingerprint: from the key cache if it holds a String equal to the key, else from the keyed hash
-     * (then offered to the cache). Either way the same two words (see {@link FingerprintCache}).
-     */
-    private Fingerprint fingerprint(KeyTable table, CharSequence key) {
-        Objects.requireNonNull(key, "key must not be null");
-        Fingerprint f = new Fingerprint();
-        FingerprintCache cache = keyCache;
-        if (cache != null && key instanceof String && FingerprintCache.cacheable((String) key)) {
-            String s = (String) key;
-            if (!cache.find(s, f)) {
-                f.set(stringHash(table, s));
-                cache.offer(s, f.keyword(), f.check());
-            }
-        } else {
-            f.set(stringHash(table, key));
-        }
-        return f;
-    }
-
-    /** A two-part key's fingerprint, from the pair cache or the keyed hash, as {@link #fingerprint} does. */
-    private Fingerprint pairFingerprint(KeyTable table, CharSequence first, CharSequence second) {
-        Objects.requireNonNull(first, "first key part must not be null");
-        Objects.requireNonNull(second, "second key part must not be null");
-        Fingerprint f = new Fingerprint();
-        FingerprintCache cache = pairCache;
-        if (cache != null && first instanceof String && second instanceof String
-                && FingerprintCache.cacheable((String) first) && FingerprintCache.cacheable((String) second)) {
-            String a = (String) first;
-            String b = (String) second;
-            if (!cache.find(a, b, f)) {
-                f.set(pairHash(table, a, b));
-                cache.offer(a, b, f.keyword(), f.check());
-            }
-        } else {
-            f.set(pairHash(table, first, second));
-        }
-        return f;
-    }
-
     /** A string key's keyed hash, finished (see {@link KeyHashing} for the encoding). */
     private static SipHasher stringHash(KeyTable table, CharSequence key) {
+        Objects.requireNonNull(key, "key must not be null");
         SipHasher h = table.hashing().stringKey();
         h.putUtf8(key);
         h.finish();
@@ -304,6 +284,8 @@ abstract class EngineLimiter implements RateLimiter {
 
     /** A two-part key's hash, finished: the first part's length, then both parts, with no string joined. */
     private static SipHasher pairHash(KeyTable table, CharSequence first, CharSequence second) {
+        Objects.requireNonNull(first, "first key part must not be null");
+        Objects.requireNonNull(second, "second key part must not be null");
         SipHasher h = table.hashing().pairKey();
         h.putInt(first.length());
         h.putUtf8(first);
@@ -322,8 +304,26 @@ abstract class EngineLimiter implements RateLimiter {
     private boolean acquireString(CharSequence key, long permits, boolean ownClock, long nowNanos, Decision d) {
         checkPermits(permits);
         KeyTable table = table();
-        Fingerprint f = fingerprint(table, key);
-        return acquire(table, f.keyword(), f.check(), permits, elapsed(ownClock, nowNanos), !ownClock, d);
+        FingerprintCache cache = keyCache;
+        if (cache != null && key instanceof String && FingerprintCache.cacheable((String) key)) {
+            // A key the cache holds skips the keyed hash; the entry's words are used only if held() confirms them.
+            String s = (String) key;
+            int hash = s.hashCode();
+            int entry = cache.entryOf(hash);
+            long version = cache.beginRead(entry);
+            long keyword = cache.keyword(entry);
+            long check = cache.check(entry);
+            if (cache.held(entry, version, hash, s, null)) {
+                return acquire(table, keyword, check, permits, elapsed(ownClock, nowNanos), !ownClock, d);
+            }
+            SipHasher h = stringHash(table, s);
+            cache.offer(s, KeyHashing.keyword(h), KeyHashing.check(h));
+            return acquire(table, KeyHashing.keyword(h), KeyHashing.check(h), permits, elapsed(ownClock, nowNanos),
+                    !ownClock, d);
+        }
+        SipHasher h = stringHash(table, key);
+        return acquire(table, KeyHashing.keyword(h), KeyHashing.check(h), permits, elapsed(ownClock, nowNanos),
+                !ownClock, d);
     }
 
     /**

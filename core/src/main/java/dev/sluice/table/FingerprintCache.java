@@ -123,27 +123,60 @@ public final class FingerprintCache {
         offer(first, second, pairHash(first, second), keyword, check);
     }
 
-    private int entryOf(int hash) {
+    /** The entry that holds a key whose (single or {@link #pairHash two-part}) hash is {@code hash}. */
+    public int entryOf(int hash) {
         return (hash * mixer) >>> shift;
+    }
+
+    /**
+     * Begins a read of {@code entry}: its version, to pass to {@link #held}. A caller reads {@link #keyword} and
+     * {@link #check} after this and uses them only if {@link #held} then says the entry held its key throughout; so a
+     * hit needs no object to carry two words (see {@link #find(String, Fingerprint)}, which reads the same way).
+     */
+    public long beginRead(int entry) {
+        // Acquire: the fields read after this are at least as new as the write that left this version.
+        return (long) WORDS.getAcquire(words, entry * STRIDE + VERSION);
+    }
+
+    /** The keyword {@code entry} holds, read between {@link #beginRead} and {@link #held}. */
+    public long keyword(int entry) {
+        // Opaque: whole (no torn long); whether it belongs to the key is what held() decides.
+        return (long) WORDS.getOpaque(words, entry * STRIDE + KEYWORD);
+    }
+
+    /** The check {@code entry} holds, read between {@link #beginRead} and {@link #held}. */
+    public long check(int entry) {
+        // Opaque, as keyword().
+        return (long) WORDS.getOpaque(words, entry * STRIDE + CHECK);
+    }
+
+    /**
+     * Ends a read of {@code entry} begun at {@code version}: true if no write overlapped it and the entry holds the
+     * key {@code first} (with {@code second}, for a two-part cache; null for a single-key cache) of hash
+     * {@code hash}; then the words read since {@link #beginRead} are that key's fingerprint.
+     */
+    public boolean held(int entry, long version, int hash, String first, String second) {
+        int at = entry * STRIDE;
+        // Opaque reads, before the fence: what they read was written together with the words only if the version
+        // is unchanged below.
+        long storedHash = (long) WORDS.getOpaque(words, at + HASH);
+        String storedFirst = (String) REFS.getOpaque(firsts, entry);
+        String storedSecond = second == null ? null : (String) REFS.getOpaque(seconds, entry);
+        // Acquire fence: the field reads above (and the caller's reads of the words) complete before the version is
+        // read again, so a write that overlapped them has made the version odd or newer by then (its release fence
+        // pairs with this one).
+        VarHandle.acquireFence();
+        return (version & 1) == 0 && (long) WORDS.getOpaque(words, at + VERSION) == version && storedHash == hash
+                && storedFirst != null && storedFirst.equals(first)
+                && (second == null || second.equals(storedSecond));
     }
 
     private boolean find(String first, String second, int hash, Fingerprint out) {
         int entry = entryOf(hash);
-        int at = entry * STRIDE;
-        // Acquire: the fields read below are at least as new as the write that left this version.
-        long version = (long) WORDS.getAcquire(words, at + VERSION);
-        // Opaque reads: each is whole (no torn long); their consistency is what the version check below decides.
-        long storedHash = (long) WORDS.getOpaque(words, at + HASH);
-        long keyword = (long) WORDS.getOpaque(words, at + KEYWORD);
-        long check = (long) WORDS.getOpaque(words, at + CHECK);
-        String storedFirst = (String) REFS.getOpaque(firsts, entry);
-        String storedSecond = second == null ? null : (String) REFS.getOpaque(seconds, entry);
-        // Acquire fence: the field reads above complete before the version is read again, so a write that overlapped
-        // them has made the version odd or newer by then (its release fence pairs with this one).
-        VarHandle.acquireFence();
-        if ((version & 1) != 0 || (long) WORDS.getOpaque(words, at + VERSION) != version || storedHash != hash
-                || storedFirst == null || !storedFirst.equals(first)
-                || second != null && !second.equals(storedSecond)) {
+        long version = beginRead(entry);
+        long keyword = keyword(entry);
+        long check = check(entry);
+        if (!held(entry, version, hash, first, second)) {
             return false;
         }
         out.set(keyword, check);
