@@ -71,7 +71,7 @@ public final class EqualHashEntryRaces {
     @Outcome(id = {"0, 0, 2", "1, 0, 2", "0, 1, 2", "1, 1, 2"}, expect = Expect.ACCEPTABLE, desc = "each read a miss or its own key's words; B left in the entry")
     @Outcome(expect = Expect.FORBIDDEN, desc = "a key got another key's or torn words, or the entry holds neither or a mix")
     @State
-    public static class TwoWritersAndAReader {
+    public static class TwoWritersAndAReaderThreeActors {
         private final FingerprintCache cache = FingerprintCache.ofKeys(16);
 
         @Actor
@@ -101,7 +101,7 @@ public final class EqualHashEntryRaces {
     }
 
     /**
-     * As {@link TwoWritersAndAReader} on two threads (JCStress runs a test only with a CPU per actor): one writer
+     * As {@link TwoWritersAndAReaderThreeActors} on two threads (JCStress runs a test only with a CPU per actor): one writer
      * offers A while the other offers B and then asks for A and for B.
      */
     @JCStressTest
