@@ -184,6 +184,88 @@ class StringKeyIdentityTest {
         }
     }
 
+    @Test
+    void aStringKeyNamedByTheKeyCacheIsTheSameKeyAsItsCharsHashedUncached() {
+        // Limit 1: the first form of a key is admitted, every other form is the same key and is denied. The String
+        // is named by the cache from its second use on; a StringBuilder and the bytes always run the keyed hash.
+        List<String> keys = adversarialKeys();
+        SplittableRandom random = new SplittableRandom(0xCAC4EL);
+        for (int i = 0; i < 500; i++) {
+            keys.add(randomKey(random));
+        }
+        try (RateLimiter limiter = RateLimiter.builder(ONE_PER_HOUR).clock(new ManualClock()).maxKeys(4096).build()) {
+            for (String key : keys) {
+                assertTrue(limiter.tryAcquire(key, 1, 0), escape(key));
+                assertFalse(limiter.tryAcquire(key, 1, 0), escape(key));
+                assertFalse(limiter.tryAcquire(new String(key.toCharArray()), 1, 0), escape(key));
+                assertFalse(limiter.tryAcquire(new StringBuilder(key), 1, 0), escape(key));
+                if (key.equals(new String(key.getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8))) {
+                    byte[] utf8 = key.getBytes(StandardCharsets.UTF_8);
+                    assertFalse(limiter.tryAcquire(utf8, 0, utf8.length, 1, 0, null), escape(key));
+                }
+            }
+        }
+    }
+
+    @Test
+    void aTwoPartKeyNamedByTheKeyCacheIsTheSameKeyAsItsPartsHashedUncached() {
+        List<String> parts = adversarialKeys();
+        SplittableRandom random = new SplittableRandom(0x9A125L);
+        try (RateLimiter limiter = RateLimiter.builder(ONE_PER_HOUR).clock(new ManualClock()).maxKeys(8192).build()) {
+            for (int i = 0; i < 2000; i++) {
+                String user = parts.get(random.nextInt(parts.size()));
+                String api = parts.get(random.nextInt(parts.size()));
+                // The uncached form first (admitted, or denied if the pair came before), then the cached forms.
+                limiter.tryAcquire(new StringBuilder(user), new StringBuilder(api), 1, 0, null);
+                assertFalse(limiter.tryAcquire(user, api, 1, 0, null), escape(user) + " / " + escape(api));
+                assertFalse(limiter.tryAcquire(new String(user.toCharArray()), api, 1, 0, null));
+            }
+        }
+    }
+
+    @Test
+    void engineAgreesWithReferenceOnFreshCopiesOfAdversarialKeysWhileCacheEntriesAreReplaced() {
+        // Tens of thousands of distinct keys on a cache of 1,024 entries, so entries are replaced all the time; each
+        // request builds its key afresh (its hashCode() not yet cached), single and two-part keys interleaved.
+        List<String> keys = adversarialKeys();
+        SplittableRandom random = new SplittableRandom(0xF2E54L);
+        RateLimitConfig config = RateLimitConfig.of(Algorithm.FIXED_WINDOW, 3, Duration.ofSeconds(1));
+        ManualClock clock = new ManualClock();
+        Decision expected = new Decision();
+        Decision actual = new Decision();
+        try (RateLimiter engine = RateLimiter.builder(config).clock(clock).maxKeys(64 * 1024).build();
+                RateLimiter reference = new ReferenceRateLimiter(config, clock)) {
+            for (int i = 0; i < 60_000; i++) {
+                if (random.nextInt(3000) == 0) {
+                    clock.advance(Duration.ofMillis(1000));
+                }
+                String a = keys.get(random.nextInt(keys.size()));
+                String b = keys.get(random.nextInt(keys.size()));
+                long now = clock.nanoTime();
+                boolean pair = random.nextBoolean();
+                boolean want = pair ? reference.tryAcquire(a, b, 1, now, expected)
+                        : reference.tryAcquire(a, 1, now, expected);
+                String freshA = new String(a.toCharArray());
+                boolean got = pair ? engine.tryAcquire(freshA, new String(b.toCharArray()), 1, now, actual)
+                        : engine.tryAcquire(freshA, 1, now, actual);
+                assertEquals(want, got, "request " + i + " on " + escape(a) + (pair ? " / " + escape(b) : ""));
+                assertEquals(expected.remaining(), actual.remaining(), "request " + i);
+            }
+            assertEquals(0, engine.tableFullEvents());
+        }
+    }
+
+    private static String randomKey(SplittableRandom random) {
+        int length = random.nextInt(3) == 0 ? 120 + random.nextInt(20) : 1 + random.nextInt(70);
+        char[] c = new char[length];
+        for (int i = 0; i < length; i++) {
+            int kind = random.nextInt(10);
+            c[i] = (char) (kind < 7 ? 0x20 + random.nextInt(0x5F) : kind < 9 ? random.nextInt(0x800)
+                    : random.nextInt(0x10000));
+        }
+        return new String(c);
+    }
+
     /** Keys a caller might craft: one-char and high-bit differences, length-only differences, equal hashCode(). */
     private static List<String> adversarialKeys() {
         List<String> keys = new ArrayList<>();
@@ -215,6 +297,14 @@ class StringKeyIdentityTest {
         keys.add("\uDC00\uD800");
         keys.add("\uFFFD");
         keys.add("");
+        String longKey = "k".repeat(130);
+        keys.add(longKey);
+        keys.add(longKey.substring(1) + "j");
+        keys.add(longKey.substring(2));
+        String capped = "c".repeat(128);
+        keys.add(capped);
+        keys.add(capped.substring(1) + "\u00e9");
+        keys.add(capped + "c");
         return keys;
     }
 

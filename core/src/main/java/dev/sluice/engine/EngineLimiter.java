@@ -6,6 +6,7 @@ import dev.sluice.FullTablePolicy;
 import dev.sluice.MemoryBackend;
 import dev.sluice.RateLimitConfig;
 import dev.sluice.RateLimiter;
+import dev.sluice.table.FingerprintCache;
 import dev.sluice.table.KeyHashing;
 import dev.sluice.table.KeyTable;
 import dev.sluice.table.MemoryFactory;
@@ -18,9 +19,10 @@ import java.util.Optional;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * What the lock-free limiters share: keys to keywords, time, the one table that holds every key (long, string and
- * byte keys side by side, allocated and zeroed when the limiter is built, never on a request), the full-table policy
- * and close. Subclasses decide one request on one slot.
+ * What the lock-free limiters share: keys to keywords (String keys through a {@link FingerprintCache} per kind of
+ * key, single and two-part, of at most {@value FingerprintCache#MAX_ENTRIES} entries each), time, the one table that
+ * holds every key (long, string and byte keys side by side, allocated and zeroed when the limiter is built, never on a
+ * request), the full-table policy and close. Subclasses decide one request on one slot.
  */
 abstract class EngineLimiter implements RateLimiter {
 
@@ -40,8 +42,19 @@ abstract class EngineLimiter implements RateLimiter {
     private final FullTablePolicy fullTablePolicy;
     private final MemoryFactory memory;
     private final LongAdder tableFull = new LongAdder();
+    /**
+     * The system property that, set to {@code false} when a limiter is built, builds it without
+     * {@link FingerprintCache}s (every String key then runs the keyed hash): for measuring what the caches save.
+     */
+    static final String KEY_CACHE_PROPERTY = "sluice.keyCache";
+
     /** Set once by {@link #allocateTable}, cleared by {@link #close()}. */
     private volatile KeyTable keys;
+    // The table's String fingerprints, single and two-part keys: written before the volatile write of the table in
+    // allocateTable, so a call that reads the table sees them; cleared (plain) by close() so that the Strings they
+    // hold go with it; a call that still reads one afterwards uses it with the table it holds, which is still valid.
+    private FingerprintCache keyCache;
+    private FingerprintCache pairCache;
 
     EngineLimiter(LimiterOptions options) {
         this.config = options.config;
@@ -57,6 +70,10 @@ abstract class EngineLimiter implements RateLimiter {
      * thrown here, where the limiter is configured, never from a request.
      */
     final void allocateTable(int maxKeys, int ringWords) {
+        if (!"false".equals(System.getProperty(KEY_CACHE_PROPERTY))) {
+            keyCache = FingerprintCache.ofKeys(maxKeys);
+            pairCache = FingerprintCache.ofPairs(maxKeys);
+        }
         keys = new KeyTable(memory, true, maxKeys, ringWords, lifecycle(), 0);
     }
 
@@ -128,12 +145,31 @@ abstract class EngineLimiter implements RateLimiter {
             Decision decision) {
         checkPermits(permits);
         KeyTable table = table();
-        SipHasher h = pairHash(table, first, second);
+        Objects.requireNonNull(first, "first key part must not be null");
+        Objects.requireNonNull(second, "second key part must not be null");
         if (decision != null) {
             decision.request(permits, nowNanos);
         }
-        return acquire(table, KeyHashing.keyword(h), KeyHashing.check(h), permits, time.callerElapsed(nowNanos), true,
-                decision);
+        long t = time.callerElapsed(nowNanos);
+        FingerprintCache cache = pairCache;
+        if (cache != null && first instanceof String && second instanceof String
+                && FingerprintCache.cacheable((String) first) && FingerprintCache.cacheable((String) second)) {
+            String a = (String) first;
+            String b = (String) second;
+            int hash = FingerprintCache.pairHash(a, b);
+            int entry = cache.entryOf(hash);
+            long version = cache.beginRead(entry);
+            long keyword = cache.keyword(entry);
+            long check = cache.check(entry);
+            if (cache.held(entry, version, hash, a, b)) {
+                return acquire(table, keyword, check, permits, t, true, decision);
+            }
+            SipHasher h = pairHash(table, a, b);
+            cache.offer(a, b, KeyHashing.keyword(h), KeyHashing.check(h));
+            return acquire(table, KeyHashing.keyword(h), KeyHashing.check(h), permits, t, true, decision);
+        }
+        SipHasher h = pairHash(table, first, second);
+        return acquire(table, KeyHashing.keyword(h), KeyHashing.check(h), permits, t, true, decision);
     }
 
     @Override
@@ -237,7 +273,7 @@ abstract class EngineLimiter implements RateLimiter {
         }
     }
 
-    /** A string key's hash, finished (see {@link KeyHashing} for the encoding). */
+    /** A string key's keyed hash, finished (see {@link KeyHashing} for the encoding). */
     private static SipHasher stringHash(KeyTable table, CharSequence key) {
         Objects.requireNonNull(key, "key must not be null");
         SipHasher h = table.hashing().stringKey();
@@ -268,6 +304,23 @@ abstract class EngineLimiter implements RateLimiter {
     private boolean acquireString(CharSequence key, long permits, boolean ownClock, long nowNanos, Decision d) {
         checkPermits(permits);
         KeyTable table = table();
+        FingerprintCache cache = keyCache;
+        if (cache != null && key instanceof String && FingerprintCache.cacheable((String) key)) {
+            // A key the cache holds skips the keyed hash; the entry's words are used only if held() confirms them.
+            String s = (String) key;
+            int hash = s.hashCode();
+            int entry = cache.entryOf(hash);
+            long version = cache.beginRead(entry);
+            long keyword = cache.keyword(entry);
+            long check = cache.check(entry);
+            if (cache.held(entry, version, hash, s, null)) {
+                return acquire(table, keyword, check, permits, elapsed(ownClock, nowNanos), !ownClock, d);
+            }
+            SipHasher h = stringHash(table, s);
+            cache.offer(s, KeyHashing.keyword(h), KeyHashing.check(h));
+            return acquire(table, KeyHashing.keyword(h), KeyHashing.check(h), permits, elapsed(ownClock, nowNanos),
+                    !ownClock, d);
+        }
         SipHasher h = stringHash(table, key);
         return acquire(table, KeyHashing.keyword(h), KeyHashing.check(h), permits, elapsed(ownClock, nowNanos),
                 !ownClock, d);
@@ -395,15 +448,17 @@ abstract class EngineLimiter implements RateLimiter {
     }
 
     /**
-     * Closes under traffic: drops the table. A call that read the table before this keeps it (and its memory)
-     * reachable in its own locals and completes normally; a call that starts after it finds no table and throws
-     * {@link IllegalStateException}. The table's memory is returned by a cleaner once no call holds it
-     * ({@link dev.sluice.OffHeap}).
+     * Closes under traffic: drops the table and the String key caches (and with them the Strings they hold). A call
+     * that read the table before this keeps it (and its memory) reachable in its own locals and completes normally; a
+     * call that starts after it finds no table and throws {@link IllegalStateException}. The table's memory is
+     * returned by a cleaner once no call holds it ({@link dev.sluice.OffHeap}).
      */
     @Override
     public final void close() {
         // Volatile write: a call whose read of the field comes after it sees null and throws.
         keys = null;
+        keyCache = null;
+        pairCache = null;
     }
 
     @Override

@@ -3,9 +3,13 @@ package dev.sluice.jmh;
 import dev.sluice.Algorithm;
 import dev.sluice.RateLimiter;
 import dev.sluice.jmh.support.Caller;
+import dev.sluice.jmh.support.Distribution;
 import dev.sluice.jmh.support.Regime;
 import dev.sluice.jmh.support.UnkeyedStringHash;
+import dev.sluice.jmh.support.Workload;
 import dev.sluice.reference.ReferenceRateLimiter;
+import dev.sluice.table.Fingerprint;
+import dev.sluice.table.FingerprintCache;
 import dev.sluice.table.KeyHashing;
 import dev.sluice.table.SipHasher;
 import java.nio.ByteBuffer;
@@ -30,8 +34,11 @@ import org.openjdk.jmh.annotations.Warmup;
  * One hot string key of {@code length} ASCII chars, token bucket in the admitted regime: Sluice with its own clock
  * and with the caller's time beside the synchronized reference; the same chars as a fresh String per request (its
  * {@code hashCode()} not cached, as a gateway builds it from a header) on 1 and 4 threads; the same bytes from a
- * {@code byte[]} range and a direct {@code ByteBuffer}; and the key hash alone, the keyed PRF beside the unkeyed hash
- * it replaced. Read beside {@link FloorBenchmark}'s hot clock read and CAS; allocation with {@code -prof gc}.
+ * {@code byte[]} range and a direct {@code ByteBuffer}; the key hash alone, the keyed PRF beside the unkeyed hash it
+ * replaced and beside a key cache hit; and a million String keys in uniform order ({@code manyKeys*}), where nearly
+ * every request misses the key cache. {@code keyCache=false} builds Sluice without its String key caches (the keyed
+ * hash on every request), so one run shows both side by side; the reference is the same in both. Read beside
+ * {@link FloorBenchmark}'s hot clock read and CAS; allocation with {@code -prof gc}.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -44,6 +51,10 @@ public class StringKeyBenchmark {
     @Param({"8", "16", "32", "64"})
     public int length;
 
+    /** Sluice with ({@code true}) or without its String key caches. */
+    @Param({"true", "false"})
+    public boolean keyCache;
+
     private RateLimiter sluice;
     private RateLimiter reference;
     private String key;
@@ -51,6 +62,7 @@ public class StringKeyBenchmark {
     private byte[] bytes;
     private ByteBuffer direct;
     private final KeyHashing hashing = KeyHashing.draw();
+    private final FingerprintCache keyCacheAlone = FingerprintCache.ofKeys(16);
     private final long unkeyedSeed = 0x5EEDL;
 
     @Setup(Level.Trial)
@@ -63,6 +75,8 @@ public class StringKeyBenchmark {
         chars = key.toCharArray();
         bytes = key.getBytes(StandardCharsets.UTF_8);
         direct = ByteBuffer.allocateDirect(bytes.length).put(bytes).flip();
+        System.setProperty("sluice.keyCache", Boolean.toString(keyCache));
+        keyCacheAlone.offer(key, 1, 2);
         sluice = RateLimiter.builder(Regime.ADMIT.config(Algorithm.TOKEN_BUCKET)).maxKeys(16).build();
         reference = new ReferenceRateLimiter(Regime.ADMIT.config(Algorithm.TOKEN_BUCKET), sluice.clock());
     }
@@ -125,12 +139,61 @@ public class StringKeyBenchmark {
         return sluice.tryAcquire(direct, 1, caller.tick(), caller.decision);
     }
 
+    /** A million String keys, each built once (its hash cached), in a uniform random order; both limiters filled. */
+    @State(Scope.Benchmark)
+    public static class ManyKeys {
+        static final int KEYS = 1 << 20;
+
+        RateLimiter sluice;
+        RateLimiter reference;
+        String[] names;
+        int[] order;
+
+        @Setup(Level.Trial)
+        public void setUp(StringKeyBenchmark benchmark) {
+            System.setProperty("sluice.keyCache", Boolean.toString(benchmark.keyCache));
+            sluice = RateLimiter.builder(Regime.ADMIT.config(Algorithm.TOKEN_BUCKET)).maxKeys(KEYS).build();
+            reference = new ReferenceRateLimiter(Regime.ADMIT.config(Algorithm.TOKEN_BUCKET), sluice.clock());
+            names = Workload.names(KEYS);
+            order = Workload.order(Distribution.UNIFORM, KEYS);
+            Caller filler = Caller.standalone();
+            for (String name : names) {
+                sluice.tryAcquire(name, 1, filler.tick(), filler.decision);
+                reference.tryAcquire(name, 1, filler.tick(), filler.decision);
+            }
+        }
+
+        @TearDown(Level.Trial)
+        public void tearDown() {
+            sluice.close();
+            reference.close();
+        }
+    }
+
+    @Benchmark
+    public boolean manyKeysSluice(ManyKeys many, Caller caller) {
+        return many.sluice.tryAcquire(many.names[many.order[caller.next()]], 1, caller.tick(), caller.decision);
+    }
+
+    @Benchmark
+    public boolean manyKeysReference(ManyKeys many, Caller caller) {
+        return many.reference.tryAcquire(many.names[many.order[caller.next()]], 1, caller.tick(), caller.decision);
+    }
+
     @Benchmark
     public long hashSip13() {
         SipHasher h = hashing.stringKey();
         h.putUtf8(key);
         h.finish();
         return h.first() ^ h.second();
+    }
+
+    /** The key cache's hit alone: the lookup that replaces {@link #hashSip13} for a String seen before. */
+    @Benchmark
+    public long hashKeyCacheHit() {
+        Fingerprint f = new Fingerprint();
+        keyCacheAlone.find(key, f);
+        return f.keyword() ^ f.check();
     }
 
     @Benchmark
