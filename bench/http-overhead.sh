@@ -2,17 +2,19 @@
 # Overhead of Sluice in an HTTP server, measured with wrk on loopback: a minimal Netty server and a minimal Jetty
 # servlet, each without and with Sluice (the local engine, a limit never reached), in alternating rounds, one
 # server at a time. Prints requests/s and latency percentiles side by side. Needs wrk (apt-get install -y wrk).
-# Environment: DURATION (default 10s), THREADS (1), CONNECTIONS (16), ROUNDS (2), WARMUP (3s), and SERVER_CPUS /
-# CLIENT_CPUS (default 1 and 0 on a machine with two or more cores; empty to not pin): the server and wrk each get
-# their own core through taskset, so that the two do not take turns on one core, which varies a round's result
-# far more than the handler costs.
+# Environment: SERVERS (default "netty jetty"), DURATION (10s), THREADS (1), CONNECTIONS (16), ROUNDS (2),
+# WARMUP (20s), and SERVER_CPUS / CLIENT_CPUS (default 1 and 0 on a machine with two or more cores; empty to not
+# pin): the server and wrk each get their own core through taskset, so that the two do not take turns on one core,
+# which varies a round's result far more than the handler costs. The warm-up is long because the JIT compiles on the server's one core: a few
+# seconds leave the longer path (a filter, more response fields) partly interpreted and measure the compiler.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DURATION=${DURATION:-10s}
 THREADS=${THREADS:-1}
 CONNECTIONS=${CONNECTIONS:-16}
 ROUNDS=${ROUNDS:-2}
-WARMUP=${WARMUP:-3s}
+WARMUP=${WARMUP:-20s}
+SERVERS=${SERVERS:-netty jetty}
 command -v wrk >/dev/null || { echo "wrk not found: apt-get install -y wrk" >&2; exit 1; }
 if [ "$(nproc)" -ge 2 ] && command -v taskset >/dev/null; then
     SERVER_CPUS=${SERVER_CPUS-1}
@@ -63,10 +65,15 @@ run() {
 
 : >"$work/rows"
 for round in $(seq 1 "$ROUNDS"); do
-    run "netty without" "$netty_cp" dev.sluice.netty.bench.OverheadServer without
-    run "netty with"    "$netty_cp" dev.sluice.netty.bench.OverheadServer with
-    run "jetty without" "$servlet_cp" dev.sluice.servlet.bench.OverheadServer without
-    run "jetty with"    "$servlet_cp" dev.sluice.servlet.bench.OverheadServer with
+    for server in $SERVERS; do
+        case $server in
+            netty) cp=$netty_cp main=dev.sluice.netty.bench.OverheadServer ;;
+            jetty) cp=$servlet_cp main=dev.sluice.servlet.bench.OverheadServer ;;
+            *) echo "unknown server '$server' in SERVERS: netty or jetty" >&2; exit 1 ;;
+        esac
+        run "$server without" "$cp" "$main" without
+        run "$server with"    "$cp" "$main" with
+    done
 done
 
 echo "wrk -d $DURATION -t $THREADS -c $CONNECTIONS --latency, loopback, $ROUNDS rounds, $(nproc) cores," \
@@ -74,11 +81,13 @@ echo "wrk -d $DURATION -t $THREADS -c $CONNECTIONS --latency, loopback, $ROUNDS 
 printf '%-14s %12s %10s %10s %10s  %s\n' server "requests/s" "p50 us" "p90 us" "p99 us" errors
 awk -F'\t' '{ printf "%-14s %12s %10s %10s %10s  %s\n", $1, $2, $3, $4, $5, $6 }' "$work/rows"
 echo
-echo "mean over rounds: with Sluice vs without"
-awk -F'\t' '{ split($1, k, " "); s = k[1]; w = k[2]; rps[s, w] += $2; p99[s, w] += $5; n[s, w]++ }
+echo "mean and median over rounds: with Sluice vs without"
+awk -F'\t' '{ split($1, k, " "); print k[1] "\t" k[2] "\t" $2 "\t" $5 }' "$work/rows" | sort -k1,1 -k2,2 -k3,3g |
+    awk -F'\t' '{ key = $1 " " $2; v[key, ++n[key]] = $3; sum[key] += $3; p99[key] += $4 }
+    function median(key,   m) { m = n[key]; return m % 2 ? v[key, (m + 1) / 2] : (v[key, m / 2] + v[key, m / 2 + 1]) / 2 }
     END { split("netty jetty", ss, " ");
-        for (i = 1; i <= 2; i++) { s = ss[i];
-            if (n[s, "without"] == 0 || n[s, "with"] == 0) continue;
-            a = rps[s, "without"] / n[s, "without"]; b = rps[s, "with"] / n[s, "with"];
-            pa = p99[s, "without"] / n[s, "without"]; pb = p99[s, "with"] / n[s, "with"];
-            printf "%-6s requests/s %+.1f%%   p99 %+.1f us\n", s, (b - a) / a * 100, pb - pa } }' "$work/rows"
+        for (i = 1; i <= 2; i++) { s = ss[i]; a = s " without"; b = s " with";
+            if (n[a] == 0 || n[b] == 0) continue;
+            printf "%-6s requests/s mean %+.1f%%  median %+.1f%%   p99 mean %+.1f us\n", s,
+                (sum[b] / n[b] - sum[a] / n[a]) / (sum[a] / n[a]) * 100, (median(b) - median(a)) / median(a) * 100,
+                p99[b] / n[b] - p99[a] / n[a] } }'

@@ -80,14 +80,14 @@ public final class RateLimitHeaders {
             if (i > 0) {
                 sb.append(", ");
             }
-            appendPolicyItem(sb, items[i], c);
+            appendPolicyItem(sb, names.get(i), c);
         }
         this.policy = sb.toString();
     }
 
     /** One Quota Policy Item (draft §3): the quoted name, {@code q}, {@code w} and, for a bucket, its burst. */
-    private static void appendPolicyItem(StringBuilder sb, String quotedName, RateLimitConfig c) {
-        sb.append(quotedName).append(";q=").append(cap(c.limit())).append(";w=")
+    private static void appendPolicyItem(StringBuilder sb, String name, RateLimitConfig c) {
+        appendQuoted(sb, name).append(";q=").append(cap(c.limit())).append(";w=")
                 .append(cap(ceilSeconds(c.windowNanos())));
         if (c.burst() != c.limit()) {
             sb.append(";sluice-burst=").append(cap(c.burst()));
@@ -152,13 +152,15 @@ public final class RateLimitHeaders {
 
     /** The Service Limit Item (draft §4) of the limit that decided: {@code r} and {@code t} from the decision. */
     private static String serviceLimitItem(String quotedName, Decision decision) {
-        long t;
+        return quotedName + ";r=" + cap(decision.remaining()) + ";t=" + cap(limitSeconds(decision));
+    }
+
+    /** {@code t}: seconds until the window resets for an admitted request, until a retry may pass for a denied one. */
+    private static long limitSeconds(Decision decision) {
         if (decision.allowed() || decision.retryAfterNanos() == Decision.NEVER) {
-            t = ceilSeconds(decision.resetAfterNanos());
-        } else {
-            t = retryAfterSeconds(decision);
+            return ceilSeconds(decision.resetAfterNanos());
         }
-        return quotedName + ";r=" + cap(decision.remaining()) + ";t=" + cap(t);
+        return retryAfterSeconds(decision);
     }
 
     /**
@@ -171,17 +173,18 @@ public final class RateLimitHeaders {
         if (unlimited(decision)) {
             return null;
         }
-        StringBuilder sb = new StringBuilder();
         int n = decision.appliedCount();
+        // Sized for the usual item, so one request builds one array and the String.
+        StringBuilder sb = new StringBuilder(64 * Math.max(1, n));
         for (int i = 0; i < n; i++) {
             Policy p = decision.applied(i);
             if (i > 0) {
                 sb.append(", ");
             }
-            appendPolicyItem(sb, quote(p.name()), p.config());
+            appendPolicyItem(sb, p.name(), p.config());
         }
         if (n == 0 && decision.config() != null) {
-            appendPolicyItem(sb, quote(nameOf(decision)), decision.config());
+            appendPolicyItem(sb, nameOf(decision), decision.config());
         }
         return sb.length() == 0 ? null : sb.toString();
     }
@@ -193,7 +196,15 @@ public final class RateLimitHeaders {
      * permits left, so the one item is the one a client must watch. Null when no limit applied.
      */
     public static String rateLimitValueOf(Decision decision) {
-        return unlimited(decision) ? null : serviceLimitItem(quote(nameOf(decision)), decision);
+        if (unlimited(decision)) {
+            return null;
+        }
+        String name = nameOf(decision);
+        if (plain(name)) {
+            // One concatenation: the usual name needs no escape, so the value is the only String built.
+            return "\"" + name + "\";r=" + cap(decision.remaining()) + ";t=" + cap(limitSeconds(decision));
+        }
+        return serviceLimitItem(quote(name), decision);
     }
 
     /**
@@ -317,7 +328,11 @@ public final class RateLimitHeaders {
 
     /** A Structured Field String (RFC 9651 §3.3.3): quoted, with {@code "} and {@code \} escaped. */
     private static String quote(String name) {
-        StringBuilder sb = new StringBuilder(name.length() + 2).append('"');
+        return appendQuoted(new StringBuilder(name.length() + 2), name).toString();
+    }
+
+    private static StringBuilder appendQuoted(StringBuilder sb, String name) {
+        sb.append('"');
         for (int i = 0; i < name.length(); i++) {
             char c = name.charAt(i);
             if (c == '"' || c == '\\') {
@@ -325,6 +340,11 @@ public final class RateLimitHeaders {
             }
             sb.append(c);
         }
-        return sb.append('"').toString();
+        return sb.append('"');
+    }
+
+    /** Whether {@code name} quotes to itself between the quotes (no {@code "} or {@code \} in it). */
+    private static boolean plain(String name) {
+        return name.indexOf('"') < 0 && name.indexOf('\\') < 0;
     }
 }

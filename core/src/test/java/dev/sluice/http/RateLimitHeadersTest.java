@@ -293,6 +293,21 @@ class RateLimitHeadersTest {
     }
 
     @Test
+    void aDecisionsPolicyNameIsEscapedInBothFields() {
+        RateLimitConfig cfg = config(Algorithm.FIXED_WINDOW, 3, Duration.ofSeconds(10));
+        try (RateLimiterService service = RateLimiterService.builder().clock(clock)
+                .rules(RuleSet.builder().defaultConfig(cfg)
+                        .addApi("/q", Rule.of(cfg).named("say \"hi\" \\o/"))
+                        .build()).build()) {
+            assertTrue(service.allow("alice", "/q", 1, d));
+            assertEquals(Map.of("RateLimit-Policy", "\"say \\\"hi\\\" \\\\o/\";q=3;w=10",
+                    "RateLimit", "\"say \\\"hi\\\" \\\\o/\";r=2;t=10"), RateLimitHeaders.headersOf(d));
+            assertTrue(service.allow("alice", "/other", 1, d));
+            assertEquals("\"default\";r=2;t=10", RateLimitHeaders.rateLimitValueOf(d), "a plain name is copied as is");
+        }
+    }
+
+    @Test
     void aServiceDecisionWritesEveryAppliedPolicyAndTheOneWithTheFewestLeft() {
         RateLimitConfig perPair = config(Algorithm.FIXED_WINDOW, 100, Duration.ofSeconds(60));
         RateLimitConfig bucket = RateLimitConfig.of(Algorithm.TOKEN_BUCKET, 10, Duration.ofSeconds(1)).withBurst(20);

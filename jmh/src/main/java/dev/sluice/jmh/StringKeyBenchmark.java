@@ -29,6 +29,7 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.Blackhole;
 
 /**
  * One hot string key of {@code length} ASCII chars, token bucket in the admitted regime: Sluice with its own clock
@@ -47,6 +48,8 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 5, time = 1)
 @Fork(1)
 public class StringKeyBenchmark {
+
+    private static final long LONG_KEY = 42L;
 
     @Param({"8", "16", "32", "64"})
     public int length;
@@ -127,6 +130,28 @@ public class StringKeyBenchmark {
     @Threads(4)
     public boolean freshStringReferenceT4(Caller caller) {
         return reference.tryAcquire(new String(chars), 1, caller.tick(), caller.decision);
+    }
+
+    /**
+     * The same limiter on a {@code long} key, caller's time: the decision without the String's part, which
+     * {@link #hotCallerTimeSluice} adds (a key cache hit) on top.
+     */
+    @Benchmark
+    public boolean hotCallerTimeLongKeySluice(Caller caller) {
+        return sluice.tryAcquire(LONG_KEY, 1, caller.tick(), caller.decision);
+    }
+
+    /**
+     * What any String-keyed design pays for a fresh String before it reaches any state: building it from the
+     * chars, its {@code hashCode()} (not cached yet) and one {@code equals} against the stored key. The
+     * {@code freshString*} paths cannot run faster than this. The String escapes to the black hole, as it does into
+     * a limiter, so it is allocated as it is there (48 B at 8 chars, 104 B at 64).
+     */
+    @Benchmark
+    public int freshStringFloor(Blackhole hole) {
+        String s = new String(chars);
+        hole.consume(s);
+        return s.hashCode() + (s.equals(key) ? 1 : 0);
     }
 
     @Benchmark

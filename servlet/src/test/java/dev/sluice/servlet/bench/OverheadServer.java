@@ -22,6 +22,7 @@ import org.eclipse.jetty.ee11.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee11.servlet.ServletHolder;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
  * Embedded Jetty on loopback answering {@code ok}, with or without {@link SluiceFilter} (a limit never reached):
@@ -30,6 +31,7 @@ import org.eclipse.jetty.server.ServerConnector;
 public final class OverheadServer {
 
     private static final byte[] OK = "ok".getBytes(StandardCharsets.US_ASCII);
+    private static final int RESERVED_THREADS = Integer.getInteger("bench.reservedThreads", 0);
 
     private OverheadServer() {
     }
@@ -40,7 +42,11 @@ public final class OverheadServer {
                 .build();
         service.configureApi("hello", RateLimitConfig.of(Algorithm.TOKEN_BUCKET, 1_000_000_000L,
                 Duration.ofSeconds(1)));
-        Server server = new Server();
+        QueuedThreadPool threads = new QueuedThreadPool();
+        // No reserved threads: Jetty's adaptive strategy otherwise switches between running a request on the
+        // selector's thread and handing it to another, which on one core moves a round's result by a third.
+        threads.setReservedThreads(RESERVED_THREADS);
+        Server server = new Server(threads);
         ServerConnector connector = new ServerConnector(server);
         connector.setHost("127.0.0.1");
         connector.setPort(0);
