@@ -4,6 +4,7 @@ import dev.sluice.Decision;
 import dev.sluice.algorithm.PackedAlgorithm;
 import dev.sluice.table.KeyTable;
 import dev.sluice.table.OffHeapMemory;
+import dev.sluice.table.PackedLifecycle;
 import dev.sluice.table.SlotLifecycle;
 
 /**
@@ -23,23 +24,7 @@ final class PackedStateLimiter extends EngineLimiter {
     PackedStateLimiter(LimiterOptions options) {
         super(options);
         this.algorithm = PackedAlgorithm.of(options.config);
-        PackedAlgorithm a = algorithm;
-        this.lifecycle = new SlotLifecycle() {
-            @Override
-            public boolean isIdle(KeyTable table, long handle, long state, long t) {
-                return a.isIdle(state, t);
-            }
-
-            @Override
-            public long freshState(long ring, long t, long previous) {
-                return a.freshState(t, previous);
-            }
-
-            @Override
-            public long ringOf(long state) {
-                return -1;
-            }
-        };
+        this.lifecycle = new PackedLifecycle(algorithm);
         allocateTable(options.maxKeys, 0);
     }
 

@@ -4,6 +4,7 @@ import dev.sluice.Decision;
 import dev.sluice.algorithm.SlidingWindowLog;
 import dev.sluice.table.KeyTable;
 import dev.sluice.table.OffHeapMemory;
+import dev.sluice.table.SlidingLogLifecycle;
 import dev.sluice.table.SlotLifecycle;
 import java.lang.invoke.VarHandle;
 
@@ -42,29 +43,7 @@ final class SlidingLogLimiter extends EngineLimiter {
     SlidingLogLimiter(LimiterOptions options) {
         super(options);
         this.log = new SlidingWindowLog(options.config);
-        SlidingWindowLog l = log;
-        this.lifecycle = new SlotLifecycle() {
-            @Override
-            public boolean isIdle(KeyTable table, long handle, long header, long t) {
-                return !SlidingWindowLog.claimed(header)
-                        && l.isIdle(header, table.memoryOf(handle), ringBase(table, header), t);
-            }
-
-            @Override
-            public long freshState(long ring, long t, long previous) {
-                return SlidingWindowLog.freshHeader(ring);
-            }
-
-            @Override
-            public long ringOf(long header) {
-                return SlidingWindowLog.ringOf(header);
-            }
-
-            @Override
-            public long maxRingsPerStripe() {
-                return SlidingWindowLog.MAX_RINGS;
-            }
-        };
+        this.lifecycle = new SlidingLogLifecycle(log);
         allocateTable(options.maxKeys, (int) options.config.limit());
     }
 

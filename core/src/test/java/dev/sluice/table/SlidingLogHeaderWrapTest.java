@@ -34,7 +34,7 @@ class SlidingLogHeaderWrapTest {
             new SlidingWindowLog(RateLimitConfig.of(Algorithm.SLIDING_WINDOW_LOG, LIMIT, Duration.ofNanos(W)));
     /** Capacity 2: four slots, two rings, at most two live keys. */
     private final KeyTable table = new KeyTable(MemoryFactory.of(MemoryBackend.VAR_HANDLE), false, 2, (int) LIMIT,
-            lifecycle(log), 0);
+            new SlidingLogLifecycle(log), 0);
     private long headerBeforeStall = -1;
     private long headerAfterStall = -1;
 
@@ -71,32 +71,6 @@ class SlidingLogHeaderWrapTest {
         assertEquals(KeyTable.FULL, refused, "no key is idle: the table is full");
         assertEquals(victim, table.find(HOME2, 0), "the busy key keeps its slot and its log");
         assertEquals(SlidingWindowLog.DENIED, admit(victim, lastStallWrite(2 * W)), "its full window still denies");
-    }
-
-    /** The sliding log limiter's lifecycle, on the public algorithm. */
-    private static SlotLifecycle lifecycle(SlidingWindowLog log) {
-        return new SlotLifecycle() {
-            @Override
-            public boolean isIdle(KeyTable t, long handle, long header, long now) {
-                return !SlidingWindowLog.claimed(header)
-                        && log.isIdle(header, t.memoryOf(handle), ringBase(t, header), now);
-            }
-
-            @Override
-            public long freshState(long ring, long now, long previous) {
-                return SlidingWindowLog.freshHeader(ring);
-            }
-
-            @Override
-            public long ringOf(long header) {
-                return SlidingWindowLog.ringOf(header);
-            }
-
-            @Override
-            public long maxRingsPerStripe() {
-                return SlidingWindowLog.MAX_RINGS;
-            }
-        };
     }
 
     private static int ringBase(KeyTable t, long header) {

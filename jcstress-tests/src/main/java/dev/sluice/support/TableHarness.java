@@ -7,7 +7,7 @@ import dev.sluice.RateLimitConfig;
 import dev.sluice.algorithm.PackedAlgorithm;
 import dev.sluice.table.KeyTable;
 import dev.sluice.table.MemoryFactory;
-import dev.sluice.table.SlotLifecycle;
+import dev.sluice.table.PackedLifecycle;
 import java.time.Duration;
 
 /**
@@ -40,24 +40,8 @@ public final class TableHarness {
     public final KeyTable table;
 
     public TableHarness(boolean stringKeys, int capacity) {
-        PackedAlgorithm a = algorithm;
-        SlotLifecycle lifecycle = new SlotLifecycle() {
-            @Override
-            public boolean isIdle(KeyTable t, long handle, long state, long now) {
-                return a.isIdle(state, now);
-            }
-
-            @Override
-            public long freshState(long ring, long now, long previous) {
-                return a.freshState(now, previous);
-            }
-
-            @Override
-            public long ringOf(long state) {
-                return -1;
-            }
-        };
-        this.table = new KeyTable(MemoryFactory.of(MemoryBackend.VAR_HANDLE), stringKeys, capacity, 0, lifecycle, 0);
+        this.table = new KeyTable(MemoryFactory.of(MemoryBackend.VAR_HANDLE), stringKeys, capacity, 0,
+                new PackedLifecycle(algorithm), 0);
     }
 
     /** One permit for the key at {@code t}: {@link #ADMITTED}, {@link #DENIED} or {@link #FULL}. */
