@@ -7,7 +7,7 @@ import dev.sluice.algorithm.PackedAlgorithm;
 import dev.sluice.support.OneKey;
 import dev.sluice.table.KeyTable;
 import dev.sluice.table.MemoryFactory;
-import dev.sluice.table.SlotLifecycle;
+import dev.sluice.table.PackedLifecycle;
 import java.time.Duration;
 
 /**
@@ -27,24 +27,8 @@ final class ReadThenWriteLimiter {
     ReadThenWriteLimiter(Algorithm algorithm, long limit, long left, long setupNanos) {
         this.limit = limit;
         this.algorithm = PackedAlgorithm.of(RateLimitConfig.of(algorithm, limit, Duration.ofNanos(OneKey.WINDOW)));
-        PackedAlgorithm a = this.algorithm;
-        SlotLifecycle lifecycle = new SlotLifecycle() {
-            @Override
-            public boolean isIdle(KeyTable t, long h, long state, long now) {
-                return false; // one key, never reclaimed
-            }
-
-            @Override
-            public long freshState(long ring, long now, long previous) {
-                return a.freshState(now, previous);
-            }
-
-            @Override
-            public long ringOf(long state) {
-                return -1;
-            }
-        };
-        this.table = new KeyTable(MemoryFactory.of(MemoryBackend.VAR_HANDLE), false, 1, 0, lifecycle, 0);
+        this.table = new KeyTable(MemoryFactory.of(MemoryBackend.VAR_HANDLE), false, 1, 0,
+                new PackedLifecycle(this.algorithm), 0);
         this.handle = table.findOrPut(KEYWORD, 0, setupNanos);
         for (long i = 0; i < limit - left; i++) {
             if (take(1, setupNanos) == 0) {

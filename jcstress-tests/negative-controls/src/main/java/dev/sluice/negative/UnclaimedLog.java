@@ -8,7 +8,7 @@ import dev.sluice.support.OneKey;
 import dev.sluice.table.KeyTable;
 import dev.sluice.table.MemoryFactory;
 import dev.sluice.table.OffHeapMemory;
-import dev.sluice.table.SlotLifecycle;
+import dev.sluice.table.SlidingLogLifecycle;
 import java.time.Duration;
 
 /**
@@ -29,23 +29,8 @@ final class UnclaimedLog {
         this.limit = limit;
         this.log = new SlidingWindowLog(RateLimitConfig.of(Algorithm.SLIDING_WINDOW_LOG, limit,
                 Duration.ofNanos(OneKey.WINDOW)));
-        SlotLifecycle lifecycle = new SlotLifecycle() {
-            @Override
-            public boolean isIdle(KeyTable t, long h, long header, long now) {
-                return false; // one key, never reclaimed
-            }
-
-            @Override
-            public long freshState(long ring, long now, long previous) {
-                return SlidingWindowLog.freshHeader(ring);
-            }
-
-            @Override
-            public long ringOf(long header) {
-                return SlidingWindowLog.ringOf(header);
-            }
-        };
-        this.table = new KeyTable(MemoryFactory.of(MemoryBackend.VAR_HANDLE), false, 1, (int) limit, lifecycle, 0);
+        this.table = new KeyTable(MemoryFactory.of(MemoryBackend.VAR_HANDLE), false, 1, (int) limit,
+                new SlidingLogLifecycle(log), 0);
         this.handle = table.findOrPut(KEYWORD, 0, setupNanos);
         for (long i = 0; i < setupPermits; i++) {
             if (take(setupNanos) == 0) {
