@@ -5,8 +5,9 @@
 # Environment: SERVERS (default "netty jetty"), DURATION (10s), THREADS (1), CONNECTIONS (16), ROUNDS (2),
 # WARMUP (20s), and SERVER_CPUS / CLIENT_CPUS (default 1 and 0 on a machine with two or more cores; empty to not
 # pin): the server and wrk each get their own core through taskset, so that the two do not take turns on one core,
-# which varies a round's result far more than the handler costs. The warm-up is long because the JIT compiles on the server's one core: a few
-# seconds leave the longer path (a filter, more response fields) partly interpreted and measure the compiler.
+# which varies a round's result far more than the handler costs. The warm-up is long because the JIT compiles on
+# the server's one core: a few seconds leave the longer path (a filter, more response fields) partly interpreted and
+# measure the compiler.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DURATION=${DURATION:-10s}
