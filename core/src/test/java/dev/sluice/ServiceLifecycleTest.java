@@ -86,7 +86,7 @@ class ServiceLifecycleTest {
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                     () -> service.configureApi("search", Rule.of(perMinute(100)).maxKeys(1 << 20)));
             assertTrue(e.getMessage().contains("api=search"), e.getMessage());
-            assertTrue(e.getMessage().contains("32.00 MiB"), e.getMessage());
+            assertTrue(e.getMessage().contains("32.03 MiB"), e.getMessage());
             assertTrue(e.getMessage().contains("offHeapBudgetBytes of 8.00 MiB"), e.getMessage());
             assertNull(service.rules().apiRule("search"));
             assertEquals("YYYN", run(service, "alice", "search", 4));

@@ -15,12 +15,13 @@ import java.util.function.LongConsumer;
  * 0. A string key is identified by its 128-bit hash (keyword, check); its check is never 0 ({@link KeyHashing#check}),
  * so no string key can equal a long key. Keyword 0 marks an empty slot, which ends a probe chain; keyword 1 a
  * tombstone. The two long keys that mix to 0 or 1 live in two dedicated slots; a string key's keyword is never 0 or 1.
- * Slots are found by linear probing inside one stripe, in two bounded windows (see {@link #FIRST_WINDOW}). The
- * limiters use tables with check words (one table for every key kind, allocated when the limiter is built); tables of
- * long keys only remain for tests.
+ * Slots are found by linear probing inside one stripe, in two bounded windows, then in a few overflow slots past the
+ * probed ring (see {@link #FIRST_WINDOW}). The limiters use tables with check words (one table for every key kind,
+ * allocated when the limiter is built); tables of long keys only remain for tests.
  *
  * <p>Capacity: a table is sized for {@code capacity} keys at 32 bytes a key: twice as many 16-byte slots, or 4/3 as
- * many 24-byte slots (a sliding log's long keys: 1.5 slots, 24 bytes, plus the ring). A stripe accepts live keys up to
+ * many 24-byte slots (a sliding log's long keys: 1.5 slots, 24 bytes, plus the ring), and {@value #OVERFLOW_SLOTS}
+ * overflow slots a stripe (under 0.1% of a table of 1M keys). A stripe accepts live keys up to
  * 7/8 of its slots, so an uneven spread of keys over stripes never refuses a key below the capacity; the sliding log's
  * rings are the exception: exactly one ring per key of capacity (plus 5% slack when there is more than one stripe), and
  * no more live keys than rings. Free rings form a list threaded through their own first words, so the table keeps no
@@ -60,7 +61,8 @@ public final class KeyTable {
 
     /**
      * A key lives within {@value #FIRST_WINDOW} slots of its first home or, when all of those hold live keys, within
-     * {@value #SECOND_WINDOW} slots of its second (each capped at the stripe): a lookup reads at most
+     * {@value #SECOND_WINDOW} slots of its second (each capped at the stripe), or, when those too hold live keys
+     * only, in one of the stripe's {@value #OVERFLOW_SLOTS} overflow slots: a lookup reads at most
      * {@value #MAX_PROBES} slots, whatever the keys. The first window is short, so that a run of keys forced onto one
      * first home stays short beside the second window, which reaches past it (KeyTableFloodTest: 2,000 such keys,
      * none refused).
@@ -68,8 +70,15 @@ public final class KeyTable {
     public static final int FIRST_WINDOW = 64;
     /** See {@link #FIRST_WINDOW}. */
     public static final int SECOND_WINDOW = 256;
+    /**
+     * Slots per stripe, outside the probed ring, for the keys whose two windows hold live keys only. Linear probing
+     * packs live keys in runs, so under churn near capacity both windows of a fresh key are all live now and then
+     * (rarely: no refusal in 147 million puts held at capacity by churn); the overflow slots take those keys, and an
+     * idle key there is taken over like any other.
+     */
+    public static final int OVERFLOW_SLOTS = 16;
     /** The most slots one lookup reads. */
-    public static final int MAX_PROBES = FIRST_WINDOW + SECOND_WINDOW;
+    public static final int MAX_PROBES = FIRST_WINDOW + SECOND_WINDOW + OVERFLOW_SLOTS;
     /** How far a stripe at its live-key limit looks for an idle key that ends its cluster. */
     static final int EVICTION_SCAN = 64;
     /** How far tombstone clean-up walks through a cluster. */
@@ -98,8 +107,10 @@ public final class KeyTable {
      * test can make the key's state go round to the same value in between. Read under the stripe's monitor only.
      */
     LongConsumer beforeReclaimCas;
-    /** Slots of the long keys whose keyword would be 0 or 1: after the slot area of stripe 0, both keywords' stripe. */
+    /** Slots of the long keys whose keyword would be 0 or 1: after the overflow slots of stripe 0, their stripe. */
     private final int reservedSlot;
+    /** Byte offset of a stripe's first overflow slot, right after its ring of probed slots. */
+    private final int overflowStart;
 
     /** Per-stripe bookkeeping, guarded by the stripe's monitor; {@code live} is volatile for lock-free reads. */
     private static final class Stripe {
@@ -141,7 +152,7 @@ public final class KeyTable {
         this.liveLimit = g.liveLimit;
         this.firstWindow = Math.min(FIRST_WINDOW, slotsPerStripe);
         this.secondWindow = Math.min(SECOND_WINDOW, slotsPerStripe);
-        long slotArea = (long) (slotsPerStripe + 2) * slotBytes;
+        long slotArea = (long) (slotsPerStripe + OVERFLOW_SLOTS + 2) * slotBytes;
         long stripeBytes = g.stripeBytes;
         this.ringsOffset = (int) slotArea;
         this.memory = new OffHeapMemory[stripeCount];
@@ -155,10 +166,11 @@ public final class KeyTable {
             free();
             throw e;
         }
-        this.reservedSlot = slotsPerStripe * slotBytes;
+        this.overflowStart = slotsPerStripe * slotBytes;
+        this.reservedSlot = (slotsPerStripe + OVERFLOW_SLOTS) * slotBytes;
         // The two dedicated slots own the two spare rings of stripe 0; their keywords are never looked at.
         for (int r = 0; r < 2; r++) {
-            memory[0].putLongRelease((slotsPerStripe + r) * slotBytes + stateOffset,
+            memory[0].putLongRelease(reservedSlot + r * slotBytes + stateOffset,
                     lifecycle.freshState(ringsPerStripe + r, t, 0));
         }
     }
@@ -216,7 +228,8 @@ public final class KeyTable {
                 liveLimit = sevenEighths;
             }
             int slotBytes = stringKeys ? 24 : 16;
-            stripeBytes = (long) (slotsPerStripe + 2) * slotBytes + (long) (ringsPerStripe + 2) * ringWords * 8L;
+            stripeBytes = (long) (slotsPerStripe + OVERFLOW_SLOTS + 2) * slotBytes
+                    + (long) (ringsPerStripe + 2) * ringWords * 8L;
             if (stripeBytes > MAX_STRIPE_BYTES) {
                 throw new IllegalArgumentException("maxKeys too large for this limit: " + stripeBytes
                         + " bytes per stripe, at most " + MAX_STRIPE_BYTES);
@@ -259,10 +272,16 @@ public final class KeyTable {
             return reservedSlot + (int) keyword * slotBytes;
         }
         int slot = findFrom(mem, homeOf(keyword), firstWindow, keyword, check);
-        return slot != NO_SLOT ? slot : findFrom(mem, secondHomeOf(keyword), secondWindow, keyword, check);
+        if (slot == NO_SLOT) {
+            slot = findFrom(mem, secondHomeOf(keyword), secondWindow, keyword, check);
+        }
+        return slot != NO_SLOT ? slot : findFrom(mem, slotsPerStripe, OVERFLOW_SLOTS, keyword, check);
     }
 
-    /** The key's slot in the window of one of its homes, or {@link #NO_SLOT}. */
+    /**
+     * The key's slot in the window of one of its homes, or in the overflow slots (home {@code slotsPerStripe}: past
+     * the ring, so {@link #next} never wraps there), or {@link #NO_SLOT}.
+     */
     private int findFrom(OffHeapMemory mem, int home, int window, long keyword, long check) {
         int i = home;
         for (int probes = 0; probes < window; probes++) {
@@ -303,15 +322,9 @@ public final class KeyTable {
             for (;;) {
                 Probe probe = stripe.probe;
                 probe.scan(mem, first, firstWindow, keyword, check, stripeIndex, reclaimAt);
-                if (probe.found < 0) {
-                    int reusable = probe.reusable;
-                    int end = probe.end;
-                    probe.scan(mem, second, secondWindow, keyword, check, stripeIndex, reclaimAt);
-                    if (reusable >= 0 || end >= 0) { // the first window has room: it is preferred
-                        probe.reusable = reusable;
-                        probe.end = end;
-                    }
-                }
+                // The windows in the order a lookup reads them; the first one with room is where a new key goes.
+                probe.scanNext(mem, second, secondWindow, keyword, check, stripeIndex, reclaimAt);
+                probe.scanNext(mem, slotsPerStripe, OVERFLOW_SLOTS, keyword, check, stripeIndex, reclaimAt);
                 if (probe.found >= 0) {
                     return handle(stripeIndex, probe.found);
                 }
@@ -324,9 +337,12 @@ public final class KeyTable {
                     continue; // the idle key was touched meanwhile: look again
                 }
                 if (reusable < 0 && end < 0) {
-                    return FULL; // both windows hold live keys only: the key has no place within its bound
+                    return FULL; // both windows and the overflow slots hold live keys only
                 }
-                boolean noRoom = stripe.live >= liveLimit || (reusable < 0 && stripe.nonEmpty >= slotsPerStripe - 1);
+                boolean inRing = (reusable >= 0 ? reusable : end) < overflowStart;
+                // The ring keeps one empty slot, so that every probe chain ends; the overflow slots are no chain.
+                boolean noRoom = stripe.live >= liveLimit
+                        || (reusable < 0 && inRing && stripe.nonEmpty >= slotsPerStripe - 1);
                 if (noRoom) {
                     if (evictOne(stripe, mem, stripeIndex, end >= 0 ? end : reusable, reclaimAt)) {
                         continue; // the windows may have changed: look again, now with room
@@ -341,7 +357,7 @@ public final class KeyTable {
                 long previous = mem.getLongVolatile(target + stateOffset) & Long.MAX_VALUE;
                 publishNew(mem, target, keyword, check,
                         lifecycle.freshState(ring, Math.max(t, stripe.reclaimedAt), previous));
-                if (target == end) {
+                if (target == end && inRing) {
                     stripe.nonEmpty++;
                 }
                 stripe.live = stripe.live + 1;
@@ -358,6 +374,20 @@ public final class KeyTable {
         int found;
         int reusable;
         int end;
+
+        /** Scans the next window, for the key and, if the windows scanned so far have no room, for room. */
+        void scanNext(OffHeapMemory mem, int home, int window, long keyword, long check, int stripeIndex, long t) {
+            if (found >= 0) {
+                return;
+            }
+            int reusableBefore = reusable;
+            int endBefore = end;
+            scan(mem, home, window, keyword, check, stripeIndex, t);
+            if (found < 0 && (reusableBefore >= 0 || endBefore >= 0)) {
+                reusable = reusableBefore;
+                end = endBefore;
+            }
+        }
 
         void scan(OffHeapMemory mem, int home, int window, long keyword, long check, int stripeIndex, long t) {
             found = -1;
@@ -418,7 +448,7 @@ public final class KeyTable {
      * the stripe's eviction hand, which sweeps the stripe like a clock so that repeated evictions cost O(1) each.
      */
     private boolean evictOne(Stripe stripe, OffHeapMemory mem, int stripeIndex, int from, long t) {
-        int i = Math.max(0, from) / slotBytes;
+        int i = from < overflowStart ? Math.max(0, from) / slotBytes : 0;
         for (int probes = 0; probes < Math.min(EVICTION_SCAN, slotsPerStripe); probes++) {
             long k = mem.getLongPlain(i * slotBytes);
             if (k != EMPTY && k != TOMBSTONE && mem.getLongPlain(next(i) * slotBytes) == EMPTY
@@ -427,12 +457,14 @@ public final class KeyTable {
             }
             i = next(i);
         }
+        // The hand sweeps the ring and the overflow slots, so that an idle key in either is found.
+        int span = slotsPerStripe + OVERFLOW_SLOTS;
         i = stripe.hand;
-        for (int probes = 0; probes < slotsPerStripe; probes++) {
-            long k = mem.getLongPlain(i * slotBytes);
-            i = next(i);
-            if (k != EMPTY && k != TOMBSTONE && evict(stripe, mem, stripeIndex, (i == 0 ? slotsPerStripe - 1 : i - 1)
-                    * slotBytes, t)) {
+        for (int probes = 0; probes < span; probes++) {
+            int at = i;
+            i = i + 1 == span ? 0 : i + 1;
+            long k = mem.getLongPlain(at * slotBytes);
+            if (k != EMPTY && k != TOMBSTONE && evict(stripe, mem, stripeIndex, at * slotBytes, t)) {
                 stripe.hand = i;
                 return true;
             }
@@ -494,7 +526,9 @@ public final class KeyTable {
         }
         stripe.live = stripe.live - 1;
         stripe.reclaimedAt = Math.max(stripe.reclaimedAt, t);
-        clearTombstones(stripe, mem, offset);
+        if (offset < overflowStart) {
+            clearTombstones(stripe, mem, offset); // the overflow slots stay a prefix: their tombstones stay
+        }
         return true;
     }
 
