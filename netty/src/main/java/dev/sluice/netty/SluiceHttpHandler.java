@@ -4,7 +4,6 @@ import dev.sluice.Decision;
 import dev.sluice.RateLimiterService;
 import dev.sluice.http.ClientAddressResolver;
 import dev.sluice.http.DecisionHeaders;
-import dev.sluice.http.RateLimitHeaders;
 import dev.sluice.http.Routes;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelDuplexHandler;
@@ -21,10 +20,8 @@ import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.LastHttpContent;
-import io.netty.util.AsciiString;
 import io.netty.util.ReferenceCountUtil;
 import java.util.Objects;
-import java.util.function.BiConsumer;
 
 /**
  * Decides each HTTP request with a {@link RateLimiterService} before it reaches the application; put it right
@@ -177,38 +174,5 @@ public final class SluiceHttpHandler extends ChannelDuplexHandler {
         }
         int slash = uri.indexOf('/', scheme + 3);
         return slash < 0 ? uri.length() : slash;
-    }
-
-    /**
-     * Adds each field to the headers it was last pointed at; one per handler, so writing allocates no lambda. The
-     * field names go in as {@link AsciiString} constants, whose hash and bytes Netty reads without converting them.
-     */
-    private static final class HeaderSink implements BiConsumer<String, String> {
-        private static final AsciiString RATELIMIT_POLICY = AsciiString.cached(RateLimitHeaders.RATELIMIT_POLICY);
-        private static final AsciiString RATELIMIT = AsciiString.cached(RateLimitHeaders.RATELIMIT);
-        private static final AsciiString RETRY_AFTER = AsciiString.cached(RateLimitHeaders.RETRY_AFTER);
-
-        private HttpHeaders target;
-
-        HeaderSink to(HttpHeaders headers) {
-            this.target = headers;
-            return this;
-        }
-
-        @Override
-        public void accept(String name, String value) {
-            target.add(asciiName(name), value);
-        }
-
-        /** The constant for a name {@link RateLimitHeaders} writes, else the name itself. */
-        private static CharSequence asciiName(String name) {
-            if (RateLimitHeaders.RATELIMIT.equals(name)) {
-                return RATELIMIT;
-            }
-            if (RateLimitHeaders.RATELIMIT_POLICY.equals(name)) {
-                return RATELIMIT_POLICY;
-            }
-            return RateLimitHeaders.RETRY_AFTER.equals(name) ? RETRY_AFTER : name;
-        }
     }
 }
