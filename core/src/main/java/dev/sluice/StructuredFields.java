@@ -3,9 +3,10 @@ package dev.sluice;
 import java.util.Objects;
 
 /**
- * The Structured Field text (RFC 9651) of a limit for the RateLimit header fields of
- * {@link dev.sluice.http.RateLimitHeaders}: here so that a {@link Policy} computes its Quota Policy Item once, when
- * it is built, and the HTTP package formats with the same code. Stateless.
+ * The Structured Field text (RFC 9651) of a limit for the RateLimit header fields that
+ * {@code dev.sluice.http.RateLimitHeaders} writes: in this package so that a {@link Policy} computes its Quota
+ * Policy Item once, when it is built, with the code the HTTP package formats with, and {@code dev.sluice} depends on
+ * no HTTP class. Stateless.
  */
 public final class StructuredFields {
 
