@@ -1,5 +1,6 @@
 package dev.sluice;
 
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -9,7 +10,11 @@ import java.util.Objects;
  * <p>The name is the one given with {@link Rule#named}, else derived from where the rule is set: {@code default},
  * {@code user}, {@code api} or {@code user-api}, with {@code -additive} for an additive rule; never a user name or
  * an API path unless the operator named the rule so. The limits of a composite rule are suffixed {@code -1},
- * {@code -2}, ... in the rule's order. Immutable.
+ * {@code -2}, ... in the rule's order.
+ *
+ * <p>Its RateLimit header text is computed here, once, when it is built: its Quota Policy Item, its quoted name
+ * and the {@code RateLimit-Policy} value of all the limits of its rule, so that writing the fields of a decision
+ * finds them instead of formatting them per response. Immutable (every field final, so safely published).
  */
 public final class Policy {
 
@@ -17,13 +22,63 @@ public final class Policy {
     private final RateLimitConfig config;
     private final KeyScope keyScope;
     private final boolean additive;
+    private final String quotedName;
+    private final String quotaPolicyItem;
+    /** The RateLimit-Policy value of every limit of the rule, in the rule's order; shared by those policies. */
+    private final String rulePolicyValue;
+    private final int ruleIndex;
+    private final int ruleSize;
 
-    /** A policy named {@code name} (printable ASCII, not empty) for {@code config}. */
+    /** A policy named {@code name} (printable ASCII, not empty) for {@code config}: a rule of this one limit. */
     public Policy(String name, RateLimitConfig config, KeyScope keyScope, boolean additive) {
         this.name = Rule.checkName("policy name", name);
         this.config = Objects.requireNonNull(config, "config must not be null");
         this.keyScope = Objects.requireNonNull(keyScope, "keyScope must not be null");
         this.additive = additive;
+        this.quotedName = StructuredFields.quote(name);
+        this.quotaPolicyItem = StructuredFields.quotaPolicyItem(name, config);
+        this.rulePolicyValue = quotaPolicyItem;
+        this.ruleIndex = 0;
+        this.ruleSize = 1;
+    }
+
+    /** The {@code index}-th limit of a rule whose limits' RateLimit-Policy value is {@code rulePolicyValue}. */
+    private Policy(Policy alone, String rulePolicyValue, int index, int size) {
+        this.name = alone.name;
+        this.config = alone.config;
+        this.keyScope = alone.keyScope;
+        this.additive = alone.additive;
+        this.quotedName = alone.quotedName;
+        this.quotaPolicyItem = alone.quotaPolicyItem;
+        this.rulePolicyValue = rulePolicyValue;
+        this.ruleIndex = index;
+        this.ruleSize = size;
+    }
+
+    /**
+     * The policies of a rule's limits, in the rule's order: one limit is named {@code name}, the limits of a
+     * composite {@code name-1}, {@code name-2}, ...; each knows the RateLimit-Policy value of them all.
+     */
+    static Policy[] ofRule(String name, List<RateLimitConfig> limits, KeyScope keyScope, boolean additive) {
+        int n = limits.size();
+        Policy[] alone = new Policy[n];
+        StringBuilder joined = new StringBuilder();
+        for (int i = 0; i < n; i++) {
+            alone[i] = new Policy(n == 1 ? name : name + "-" + (i + 1), limits.get(i), keyScope, additive);
+            if (i > 0) {
+                joined.append(", ");
+            }
+            joined.append(alone[i].quotaPolicyItem);
+        }
+        if (n == 1) {
+            return alone;
+        }
+        String value = joined.toString();
+        Policy[] policies = new Policy[n];
+        for (int i = 0; i < n; i++) {
+            policies[i] = new Policy(alone[i], value, i, n);
+        }
+        return policies;
     }
 
     public String name() {
@@ -42,6 +97,35 @@ public final class Policy {
     /** Whether the limit belongs to an additive rule. */
     public boolean additive() {
         return additive;
+    }
+
+    /** The name as a Structured Field String (RFC 9651 §3.3.3): quoted, {@code "} and {@code \} escaped. */
+    public String quotedName() {
+        return quotedName;
+    }
+
+    /** This limit's Quota Policy Item, as {@link StructuredFields#quotaPolicyItem} formats it. */
+    public String quotaPolicyItem() {
+        return quotaPolicyItem;
+    }
+
+    /**
+     * The {@code RateLimit-Policy} value of every limit of the rule this policy was built for, in the rule's order
+     * (items separated by a comma and a space); this policy's own item for a policy built alone. The same String
+     * instance for every policy of one rule.
+     */
+    public String rulePolicyValue() {
+        return rulePolicyValue;
+    }
+
+    /** This limit's position among its rule's limits, from 0; 0 for a policy built alone. */
+    public int ruleIndex() {
+        return ruleIndex;
+    }
+
+    /** How many limits the rule this policy was built for has; 1 for a policy built alone. */
+    public int ruleSize() {
+        return ruleSize;
     }
 
     @Override

@@ -752,15 +752,13 @@ public final class RateLimiterService implements AutoCloseable {
         }
         List<RateLimitConfig> limits = rule.limits();
         RateLimiter[] parts = new RateLimiter[limits.size()];
-        Policy[] policies = new Policy[parts.length];
         String name = rule.name() != null ? rule.name() : position.label + (rule.isAdditive() ? "-additive" : "");
         for (int i = 0; i < parts.length; i++) {
             RateLimitConfig config = limits.get(i);
             parts[i] = limiters.computeIfAbsent(keyOf(position, scope, rule, config),
                     k -> factory == null ? localBuilder(config, k.maxKeys).build() : factory.apply(config));
-            policies[i] = new Policy(parts.length == 1 ? name : name + "-" + (i + 1), config, rule.keyScope(),
-                    rule.isAdditive());
         }
+        Policy[] policies = Policy.ofRule(name, limits, rule.keyScope(), rule.isAdditive());
         return new Resolved(rule, parts, policies, new RuleMetrics(scope, rule, List.of(parts)));
     }
 

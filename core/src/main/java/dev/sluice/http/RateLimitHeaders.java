@@ -4,6 +4,7 @@ import dev.sluice.Decision;
 import dev.sluice.Policy;
 import dev.sluice.RateLimitConfig;
 import dev.sluice.Rule;
+import dev.sluice.StructuredFields;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -47,7 +48,10 @@ import java.util.function.BiConsumer;
  * filled by {@link dev.sluice.RateLimiterService} names every limit that applied and the one that decided, so an
  * integration writes correct fields for every rule combination (additive rules included) without knowing the rules.
  *
- * <p>Immutable and thread-safe. Writing allocates only the value strings ({@code RateLimit-Policy} not even that).
+ * <p>Immutable and thread-safe. Writing allocates only the {@code RateLimit} and {@code Retry-After} value
+ * Strings, each built by one exactly sized concatenation: the {@code RateLimit-Policy} value is a String computed
+ * when the rule's {@link Policy} objects (or this instance) were built, except for a decision whose limits come
+ * from several rules (additive rules), where the rules' values are joined per response.
  */
 public final class RateLimitHeaders {
 
@@ -61,9 +65,7 @@ public final class RateLimitHeaders {
     /** The policy name used when the caller gives none. */
     public static final String DEFAULT_POLICY = "default";
     /** The largest Integer a Structured Field can carry (RFC 9651 §3.3.1): fifteen nines. */
-    public static final long MAX_INTEGER = 999_999_999_999_999L;
-
-    private static final long NANOS_PER_SECOND = 1_000_000_000L;
+    public static final long MAX_INTEGER = StructuredFields.MAX_INTEGER;
 
     private final RateLimitConfig[] limits;
     /** Each limit's policy name as a Structured Field String, quotes included. */
@@ -75,23 +77,13 @@ public final class RateLimitHeaders {
         this.items = new String[names.size()];
         StringBuilder sb = new StringBuilder();
         for (int i = 0; i < items.length; i++) {
-            items[i] = quote(names.get(i));
-            RateLimitConfig c = this.limits[i];
+            items[i] = StructuredFields.quote(names.get(i));
             if (i > 0) {
                 sb.append(", ");
             }
-            appendPolicyItem(sb, names.get(i), c);
+            sb.append(StructuredFields.quotaPolicyItem(names.get(i), this.limits[i]));
         }
         this.policy = sb.toString();
-    }
-
-    /** One Quota Policy Item (draft §3): the quoted name, {@code q}, {@code w} and, for a bucket, its burst. */
-    private static void appendPolicyItem(StringBuilder sb, String name, RateLimitConfig c) {
-        appendQuoted(sb, name).append(";q=").append(cap(c.limit())).append(";w=")
-                .append(cap(ceilSeconds(c.windowNanos())));
-        if (c.burst() != c.limit()) {
-            sb.append(";sluice-burst=").append(cap(c.burst()));
-        }
     }
 
     /** Headers for one limit, named {@value #DEFAULT_POLICY}. */
@@ -168,25 +160,63 @@ public final class RateLimitHeaders {
      * that applied ({@link Decision#applied}), in the order they were tried, as a Structured Field List (draft §3:
      * items separated by a comma and a space); for a decision that names no applied limit, the item of the limit
      * that decided ({@link Decision#config()}). Null when no limit applied or the decision names none.
+     *
+     * <p>Allocates nothing when the limits that applied are those of one rule ({@link Policy#rulePolicyValue()});
+     * limits of two rules are joined with one concatenation, of more with one exactly sized builder.
      */
     public static String policyValueOf(Decision decision) {
         if (unlimited(decision)) {
             return null;
         }
         int n = decision.appliedCount();
-        // Sized for the usual item, so one request builds one array and the String.
-        StringBuilder sb = new StringBuilder(64 * Math.max(1, n));
-        for (int i = 0; i < n; i++) {
-            Policy p = decision.applied(i);
-            if (i > 0) {
-                sb.append(", ");
+        if (n == 0) {
+            return decision.config() == null ? null
+                    : StructuredFields.quotaPolicyItem(nameOf(decision), decision.config());
+        }
+        int end = ruleEnd(decision, 0);
+        if (end == n) {
+            return segment(decision, 0, end);
+        }
+        int second = ruleEnd(decision, end);
+        if (second == n) {
+            return segment(decision, 0, end) + ", " + segment(decision, end, second);
+        }
+        int length = -2;
+        for (int i = 0, e; i < n; i = e) {
+            e = ruleEnd(decision, i);
+            length += 2 + segment(decision, i, e).length();
+        }
+        StringBuilder sb = new StringBuilder(length);
+        for (int i = 0, e; i < n; i = e) {
+            e = ruleEnd(decision, i);
+            sb.append(i > 0 ? ", " : "").append(segment(decision, i, e));
+        }
+        return sb.toString();
+    }
+
+    /**
+     * Where the run of applied limits starting at {@code start} ends: after all the limits of one rule if they
+     * follow in the rule's order (they share one {@link Policy#rulePolicyValue()} instance), else after one limit.
+     */
+    private static int ruleEnd(Decision decision, int start) {
+        Policy first = decision.applied(start);
+        int size = first.ruleSize();
+        if (first.ruleIndex() != 0 || size == 1 || start + size > decision.appliedCount()) {
+            return start + 1;
+        }
+        for (int j = 1; j < size; j++) {
+            Policy p = decision.applied(start + j);
+            if (p.rulePolicyValue() != first.rulePolicyValue() || p.ruleIndex() != j) {
+                return start + 1;
             }
-            appendPolicyItem(sb, p.name(), p.config());
         }
-        if (n == 0 && decision.config() != null) {
-            appendPolicyItem(sb, nameOf(decision), decision.config());
-        }
-        return sb.length() == 0 ? null : sb.toString();
+        return start + size;
+    }
+
+    /** The RateLimit-Policy text of the run {@code [start, end)} found by {@link #ruleEnd}. */
+    private static String segment(Decision decision, int start, int end) {
+        Policy p = decision.applied(start);
+        return end - start == 1 ? p.quotaPolicyItem() : p.rulePolicyValue();
     }
 
     /**
@@ -204,7 +234,18 @@ public final class RateLimitHeaders {
             // One concatenation: the usual name needs no escape, so the value is the only String built.
             return "\"" + name + "\";r=" + cap(decision.remaining()) + ";t=" + cap(limitSeconds(decision));
         }
-        return serviceLimitItem(quote(name), decision);
+        return serviceLimitItem(quotedName(decision, name), decision);
+    }
+
+    /** The decision's policy name quoted: the deciding limit's precomputed text if it is among those applied. */
+    private static String quotedName(Decision decision, String name) {
+        for (int i = 0; i < decision.appliedCount(); i++) {
+            Policy p = decision.applied(i);
+            if (p.name().equals(name)) {
+                return p.quotedName();
+            }
+        }
+        return StructuredFields.quote(name);
     }
 
     /**
@@ -282,7 +323,7 @@ public final class RateLimitHeaders {
 
     /** {@code nanos} in whole seconds, rounded up; 0 for 0 or less. */
     public static long ceilSeconds(long nanos) {
-        return nanos <= 0 ? 0 : (nanos - 1) / NANOS_PER_SECOND + 1;
+        return StructuredFields.ceilSeconds(nanos);
     }
 
     private static long retryAfterSeconds(Decision decision) {
@@ -308,7 +349,7 @@ public final class RateLimitHeaders {
     }
 
     private static long cap(long value) {
-        return Math.min(value, MAX_INTEGER);
+        return StructuredFields.cap(value);
     }
 
     private static String checkName(String name) {
@@ -324,23 +365,6 @@ public final class RateLimitHeaders {
             }
         }
         return name;
-    }
-
-    /** A Structured Field String (RFC 9651 §3.3.3): quoted, with {@code "} and {@code \} escaped. */
-    private static String quote(String name) {
-        return appendQuoted(new StringBuilder(name.length() + 2), name).toString();
-    }
-
-    private static StringBuilder appendQuoted(StringBuilder sb, String name) {
-        sb.append('"');
-        for (int i = 0; i < name.length(); i++) {
-            char c = name.charAt(i);
-            if (c == '"' || c == '\\') {
-                sb.append('\\');
-            }
-            sb.append(c);
-        }
-        return sb.append('"');
     }
 
     /** Whether {@code name} quotes to itself between the quotes (no {@code "} or {@code \} in it). */

@@ -43,6 +43,7 @@ public final class SluiceAsyncHttpHandler extends ChannelDuplexHandler {
     private final RateLimitHeaders fields;
     private final ArrayDeque<Object> held = new ArrayDeque<>();
     private final ArrayDeque<Decision> owed = new ArrayDeque<>();
+    private final HeaderSink sink = new HeaderSink();
     private boolean pending;
     private boolean discarding;
     private String connectionKey;
@@ -122,7 +123,7 @@ public final class SluiceAsyncHttpHandler extends ChannelDuplexHandler {
                 decision == null ? HttpResponseStatus.SERVICE_UNAVAILABLE : HttpResponseStatus.TOO_MANY_REQUESTS,
                 Unpooled.EMPTY_BUFFER);
         if (decision != null) {
-            fields.write(decision, response.headers()::add);
+            fields.write(decision, sink.to(response.headers()));
         }
         response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, 0);
         boolean keepAlive = HttpUtil.isKeepAlive(request);
@@ -136,7 +137,7 @@ public final class SluiceAsyncHttpHandler extends ChannelDuplexHandler {
         if (msg instanceof HttpResponse && ((HttpResponse) msg).status().code() >= 200) {
             Decision d = owed.poll();
             if (d != null) {
-                fields.write(d, ((HttpResponse) msg).headers()::add);
+                fields.write(d, sink.to(((HttpResponse) msg).headers()));
             }
         }
         ctx.write(msg, promise);

@@ -22,7 +22,6 @@ import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
 import java.util.Objects;
-import java.util.function.BiConsumer;
 
 /**
  * Decides each HTTP request with a {@link RateLimiterService} before it reaches the application; put it right
@@ -175,20 +174,5 @@ public final class SluiceHttpHandler extends ChannelDuplexHandler {
         }
         int slash = uri.indexOf('/', scheme + 3);
         return slash < 0 ? uri.length() : slash;
-    }
-
-    /** Adds each field to the headers it was last pointed at; one per handler, so writing allocates no lambda. */
-    private static final class HeaderSink implements BiConsumer<String, String> {
-        private HttpHeaders target;
-
-        HeaderSink to(HttpHeaders headers) {
-            this.target = headers;
-            return this;
-        }
-
-        @Override
-        public void accept(String name, String value) {
-            target.add(name, value);
-        }
     }
 }
