@@ -48,10 +48,11 @@ class CloseUnderTrafficTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = MemoryBackend.class, names = {"UNSAFE", "VAR_HANDLE"})
+    @EnumSource(value = MemoryBackend.class, names = {"UNSAFE", "VAR_HANDLE", "FFM"})
     void childJvmsClosingUnderEightCallingThreadsExitCleanly(MemoryBackend backend)
             throws IOException, InterruptedException {
         Assumptions.assumeTrue(backend != MemoryBackend.UNSAFE || MemoryFactory.unsafeUsable(), "no sun.misc.Unsafe");
+        Assumptions.assumeTrue(backend != MemoryBackend.FFM || MemoryFactory.ffmUsable(), "FFM needs JDK 22+");
         String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
         for (int i = 0; i < CHILDREN; i++) {
             int child = i;
