@@ -42,14 +42,15 @@ public final class Policy {
         this.ruleSize = 1;
     }
 
-    /** The {@code index}-th limit of a rule whose limits' RateLimit-Policy value is {@code rulePolicyValue}. */
-    private Policy(Policy alone, String rulePolicyValue, int index, int size) {
-        this.name = alone.name;
-        this.config = alone.config;
-        this.keyScope = alone.keyScope;
-        this.additive = alone.additive;
-        this.quotedName = alone.quotedName;
-        this.quotaPolicyItem = alone.quotaPolicyItem;
+    /** The {@code index}-th of a rule's {@code size} limits; {@code rulePolicyValue} is the value of them all. */
+    private Policy(String name, RateLimitConfig config, KeyScope keyScope, boolean additive, String quotaPolicyItem,
+            String rulePolicyValue, int index, int size) {
+        this.name = name;
+        this.config = config;
+        this.keyScope = keyScope;
+        this.additive = additive;
+        this.quotedName = StructuredFields.quote(name);
+        this.quotaPolicyItem = quotaPolicyItem;
         this.rulePolicyValue = rulePolicyValue;
         this.ruleIndex = index;
         this.ruleSize = size;
@@ -61,22 +62,22 @@ public final class Policy {
      */
     static Policy[] ofRule(String name, List<RateLimitConfig> limits, KeyScope keyScope, boolean additive) {
         int n = limits.size();
-        Policy[] alone = new Policy[n];
+        if (n == 1) {
+            return new Policy[] {new Policy(name, limits.get(0), keyScope, additive)};
+        }
+        String[] names = new String[n];
+        String[] items = new String[n];
         StringBuilder joined = new StringBuilder();
         for (int i = 0; i < n; i++) {
-            alone[i] = new Policy(n == 1 ? name : name + "-" + (i + 1), limits.get(i), keyScope, additive);
-            if (i > 0) {
-                joined.append(", ");
-            }
-            joined.append(alone[i].quotaPolicyItem);
-        }
-        if (n == 1) {
-            return alone;
+            names[i] = Rule.checkName("policy name", name + "-" + (i + 1));
+            items[i] = StructuredFields.quotaPolicyItem(names[i], limits.get(i));
+            joined.append(i > 0 ? ", " : "").append(items[i]);
         }
         String value = joined.toString();
         Policy[] policies = new Policy[n];
         for (int i = 0; i < n; i++) {
-            policies[i] = new Policy(alone[i], value, i, n);
+            policies[i] = new Policy(names[i], Objects.requireNonNull(limits.get(i), "config must not be null"),
+                    Objects.requireNonNull(keyScope, "keyScope must not be null"), additive, items[i], value, i, n);
         }
         return policies;
     }

@@ -162,7 +162,7 @@ public final class RateLimitHeaders {
      * that decided ({@link Decision#config()}). Null when no limit applied or the decision names none.
      *
      * <p>Allocates nothing when the limits that applied are those of one rule ({@link Policy#rulePolicyValue()});
-     * limits of two rules are joined with one concatenation, of more with one exactly sized builder.
+     * the limits of several rules (additive rules) are joined per call, each rule's text already computed.
      */
     public static String policyValueOf(Decision decision) {
         if (unlimited(decision)) {
@@ -177,16 +177,7 @@ public final class RateLimitHeaders {
         if (end == n) {
             return segment(decision, 0, end);
         }
-        int second = ruleEnd(decision, end);
-        if (second == n) {
-            return segment(decision, 0, end) + ", " + segment(decision, end, second);
-        }
-        int length = -2;
-        for (int i = 0, e; i < n; i = e) {
-            e = ruleEnd(decision, i);
-            length += 2 + segment(decision, i, e).length();
-        }
-        StringBuilder sb = new StringBuilder(length);
+        StringBuilder sb = new StringBuilder(64 * n);
         for (int i = 0, e; i < n; i = e) {
             e = ruleEnd(decision, i);
             sb.append(i > 0 ? ", " : "").append(segment(decision, i, e));
