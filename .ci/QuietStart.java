@@ -2,9 +2,13 @@ import dev.sluice.Algorithm;
 import dev.sluice.RateLimitConfig;
 import dev.sluice.RateLimiter;
 import dev.sluice.RateLimiterService;
+import dev.sluice.table.MemoryFactory;
 import java.time.Duration;
 
-/** Builds a limiter of every algorithm with the default backend, decides requests, prints the backend on stdout. */
+/**
+ * Builds a limiter of every algorithm with the default backend, decides requests, prints the backend on stdout and
+ * whether FFM reaches memory by address (it does where the JVM grants native access).
+ */
 public class QuietStart {
     public static void main(String[] args) {
         for (Algorithm algorithm : Algorithm.values()) {
@@ -27,5 +31,6 @@ public class QuietStart {
                 throw new AssertionError("the service must admit 2 of 3");
             }
         }
+        System.out.println("FFM by address: " + MemoryFactory.ffmByAddress());
     }
 }

@@ -3,6 +3,7 @@ package example;
 import dev.sluice.Algorithm;
 import dev.sluice.RateLimitConfig;
 import dev.sluice.RateLimiter;
+import dev.sluice.table.MemoryFactory;
 import java.time.Duration;
 
 /** Builds a limiter from the module path and checks that it limits: 3 per minute admits 3 of 5. */
@@ -19,7 +20,7 @@ public final class Main {
                 throw new AssertionError("admitted " + admitted + " of 5, expected 3 (backend " + backend + ")");
             }
             System.out.println("module " + RateLimiter.class.getModule().getName() + ": 3 of 5 admitted on "
-                    + backend);
+                    + backend + "; FFM by address: " + MemoryFactory.ffmByAddress());
         }
     }
 }

@@ -56,7 +56,14 @@ abstract class EngineLimiter implements RateLimiter {
     private FingerprintCache keyCache;
     private FingerprintCache pairCache;
 
-    EngineLimiter(LimiterOptions options) {
+    /**
+     * Whether {@link #decide} may be tried on a slot before the key is looked up: it reads the state, then checks the
+     * keyword, and writes nothing unless the slot is the key's (see {@link KeyTable#likelySlot}).
+     */
+    private final boolean decidesOnAnySlot;
+
+    EngineLimiter(LimiterOptions options, boolean decidesOnAnySlot) {
+        this.decidesOnAnySlot = decidesOnAnySlot;
         this.config = options.config;
         this.clock = options.clock;
         this.fullTablePolicy = options.fullTablePolicy;
@@ -341,6 +348,14 @@ abstract class EngineLimiter implements RateLimiter {
             Decision d) {
         // The key's stripe memory, looked up once: the probe and the decision both work on it.
         OffHeapMemory mem = table.memoryOfKey(keyword);
+        if (decidesOnAnySlot) {
+            // Most keys are in their home slot: deciding there first saves the probe's read of the keyword, which the
+            // decision reads again anyway once it has read the state. Another key's slot is left untouched.
+            int outcome = decide(table, mem, table.likelySlot(keyword, check), keyword, check, permits, t, d);
+            if (outcome != RETRY) {
+                return outcome == ADMIT;
+            }
+        }
         int retries = 0;
         for (;;) {
             int slot = table.findSlot(mem, keyword, check);

@@ -22,7 +22,7 @@ final class PackedStateLimiter extends EngineLimiter {
     private final SlotLifecycle lifecycle;
 
     PackedStateLimiter(LimiterOptions options) {
-        super(options);
+        super(options, true);
         this.algorithm = PackedAlgorithm.of(options.config);
         this.lifecycle = new PackedLifecycle(algorithm);
         allocateTable(options.maxKeys, 0);

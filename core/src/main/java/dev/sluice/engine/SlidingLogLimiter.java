@@ -41,7 +41,7 @@ final class SlidingLogLimiter extends EngineLimiter {
     private final SlotLifecycle lifecycle;
 
     SlidingLogLimiter(LimiterOptions options) {
-        super(options);
+        super(options, false);
         this.log = new SlidingWindowLog(options.config);
         this.lifecycle = new SlidingLogLifecycle(log);
         allocateTable(options.maxKeys, (int) options.config.limit());

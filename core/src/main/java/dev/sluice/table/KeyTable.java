@@ -279,6 +279,19 @@ public final class KeyTable {
     }
 
     /**
+     * Where a key most likely is, read from nothing: its home slot (its reserved slot for the two reserved keywords),
+     * as a byte offset of its {@link #memoryOfKey memory}. Only for a caller whose decision reads the state, then
+     * checks the keyword with {@link #owns(OffHeapMemory, int, long, long)} and writes nothing when it is another
+     * key's: such a caller may decide there first and look the key up with {@link #findSlot} only if that fails.
+     */
+    public int likelySlot(long keyword, long check) {
+        if (check == 0 && (keyword == EMPTY || keyword == TOMBSTONE)) {
+            return reservedSlot + (int) keyword * slotBytes;
+        }
+        return homeOf(keyword) * slotBytes;
+    }
+
+    /**
      * The key's slot in the window of one of its homes, or in the overflow slots (home {@code slotsPerStripe}: past
      * the ring, so {@link #next} never wraps there), or {@link #NO_SLOT}.
      */

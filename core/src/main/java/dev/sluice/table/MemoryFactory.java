@@ -71,6 +71,16 @@ public final class MemoryFactory {
         return Runtime.version().feature() >= FFM_FROM && Ffm.USABLE;
     }
 
+    /**
+     * Whether the FFM backend reaches its memory through one constant segment, which it does when the application
+     * enables native access for Sluice ({@code --enable-native-access=dev.sluice.core}, or {@code ALL-UNNAMED} on the
+     * class path): about {@code sun.misc.Unsafe}'s speed. Without it, a segment per stripe, whose checks cost about a
+     * tenth on a hot key.
+     */
+    public static boolean ffmByAddress() {
+        return ffmUsable() && Ffm.NATIVE_ACCESS;
+    }
+
     /** Whether Agrona's {@code UnsafeBuffer} works on this JVM. */
     public static boolean agronaUsable() {
         return Agrona.USABLE;
@@ -139,15 +149,32 @@ public final class MemoryFactory {
      * older JDK, or a build made without that layer, it is simply absent.
      */
     private static final class Ffm {
+        /** Whether this module may call restricted FFM methods without the JDK printing a warning. */
+        static final boolean NATIVE_ACCESS = nativeAccessEnabled();
         private static final MethodHandle CREATE = find();
         static final boolean USABLE = CREATE != null && probe();
+
+        private static boolean nativeAccessEnabled() {
+            if (Runtime.version().feature() < FFM_FROM) {
+                return false;
+            }
+            try {
+                // Module.isNativeAccessEnabled is JDK 22 API; this class is compiled for 17.
+                return (boolean) Module.class.getMethod("isNativeAccessEnabled").invoke(MemoryFactory.class.getModule());
+            } catch (ReflectiveOperationException | RuntimeException e) {
+                return false;
+            }
+        }
 
         private static MethodHandle find() {
             if (Runtime.version().feature() < FFM_FROM) {
                 return null;
             }
             try {
-                Class<?> type = Class.forName("dev.sluice.table.FfmMemory");
+                // With native access, the memory is reached through one constant segment (checks folded by the JIT);
+                // without it, through a segment per stripe, which needs no restricted method and so never warns.
+                Class<?> type = Class.forName(NATIVE_ACCESS ? "dev.sluice.table.FfmAddressMemory"
+                        : "dev.sluice.table.FfmMemory");
                 return MethodHandles.lookup().findConstructor(type, MethodType.methodType(void.class, int.class))
                         .asType(MethodType.methodType(OffHeapMemory.class, int.class));
             } catch (ReflectiveOperationException | LinkageError e) {

@@ -6,6 +6,7 @@ import dev.sluice.MemoryBackend;
 import dev.sluice.OffHeap;
 import dev.sluice.RateLimitConfig;
 import dev.sluice.RateLimiter;
+import dev.sluice.table.MemoryFactory;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
@@ -27,6 +28,10 @@ public final class CloseUnderTrafficChild {
     public static void main(String[] args) throws InterruptedException {
         MemoryBackend backend = MemoryBackend.valueOf(args[0]);
         int rounds = Integer.parseInt(args[1]);
+        if (backend == MemoryBackend.FFM && MemoryFactory.ffmByAddress() != Boolean.parseBoolean(args[2])) {
+            System.out.println("FFM by address: " + MemoryFactory.ffmByAddress() + ", expected " + args[2]);
+            System.exit(3);
+        }
         AtomicReference<Throwable> failure = new AtomicReference<>();
         Algorithm[] algorithms = Algorithm.values();
         for (int round = 0; round < rounds && failure.get() == null; round++) {

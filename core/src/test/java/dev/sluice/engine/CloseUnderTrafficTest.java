@@ -1,6 +1,7 @@
 package dev.sluice.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.sluice.Algorithm;
@@ -16,8 +17,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Paths;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -53,20 +57,43 @@ class CloseUnderTrafficTest {
             throws IOException, InterruptedException {
         Assumptions.assumeTrue(backend != MemoryBackend.UNSAFE || MemoryFactory.unsafeUsable(), "no sun.misc.Unsafe");
         Assumptions.assumeTrue(backend != MemoryBackend.FFM || MemoryFactory.ffmUsable(), "FFM needs JDK 22+");
+        runChildren(backend, false);
+    }
+
+    /** FFM with native access reaches memory by address, with no bounds check: only reachability keeps it valid. */
+    @Test
+    void childJvmsClosingFfmMemoryReachedByAddressUnderEightCallingThreadsExitCleanly()
+            throws IOException, InterruptedException {
+        Assumptions.assumeTrue(MemoryFactory.ffmUsable(), "FFM needs JDK 22+");
+        runChildren(MemoryBackend.FFM, true);
+    }
+
+    private static void runChildren(MemoryBackend backend, boolean nativeAccess)
+            throws IOException, InterruptedException {
         String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
+        String what = backend + (nativeAccess ? " with native access" : "");
         for (int i = 0; i < CHILDREN; i++) {
             int child = i;
             File log = File.createTempFile("sluice-close-", ".log");
             log.deleteOnExit();
-            Process p = new ProcessBuilder(java, "-Xmx128m", "-cp", System.getProperty("java.class.path"),
-                    CloseUnderTrafficChild.class.getName(), backend.name(), Integer.toString(ROUNDS))
+            List<String> command = new ArrayList<>(List.of(java, "-Xmx128m"));
+            if (nativeAccess) {
+                command.add("--enable-native-access=ALL-UNNAMED");
+            }
+            command.addAll(List.of("-cp", System.getProperty("java.class.path"),
+                    CloseUnderTrafficChild.class.getName(), backend.name(), Integer.toString(ROUNDS),
+                    Boolean.toString(nativeAccess)));
+            Process p = new ProcessBuilder(command)
                     .directory(log.getParentFile()).redirectErrorStream(true).redirectOutput(log).start();
             if (!p.waitFor(120, TimeUnit.SECONDS)) {
                 p.destroyForcibly();
-                throw new AssertionError("child " + child + " on " + backend + " did not finish in 120 s");
+                throw new AssertionError("child " + child + " on " + what + " did not finish in 120 s");
             }
             String output = new String(Files.readAllBytes(log.toPath()), StandardCharsets.UTF_8);
-            assertEquals(0, p.exitValue(), () -> "child " + child + " on " + backend + " failed:\n" + output);
+            assertEquals(0, p.exitValue(), () -> "child " + child + " on " + what + " failed:\n" + output);
+            if (backend == MemoryBackend.FFM) {
+                assertFalse(output.contains("WARNING"), () -> "child " + child + " on " + what + " warned:\n" + output);
+            }
         }
     }
 }

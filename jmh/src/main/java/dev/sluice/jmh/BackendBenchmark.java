@@ -26,9 +26,10 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Sluice's memory backends side by side: {@code VAR_HANDLE} (byte-buffer view VarHandles, no JVM flag), {@code UNSAFE}
- * ({@code sun.misc.Unsafe}, no JVM flag, the default up to JDK 23) and
- * {@code AGRONA} ({@code UnsafeBuffer}, needs the export below, which these forks get). Hot key (token bucket,
- * admitted) and 1M uniform long keys, own clock.
+ * ({@code sun.misc.Unsafe}, no JVM flag, the default up to JDK 23),
+ * {@code AGRONA} ({@code UnsafeBuffer}, needs the export below, which these forks get), and on JDK 22+ {@code FFM}
+ * ({@code -p backend=FFM}), which the {@code NativeAccess} methods measure in forks granted native access, where it
+ * reaches memory by address. Hot key (token bucket, admitted) and 1M uniform long keys, own clock.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
@@ -98,6 +99,24 @@ public class BackendBenchmark {
     @Benchmark
     @Threads(1)
     public boolean manyKeysT1(ManyKeys s, Caller caller) {
+        return s.subject.tryAcquire(Workload.longKey(s.order[caller.next()]), caller);
+    }
+
+    /** {@link #hotKeyT1} in a JVM that grants native access: FFM then reaches memory by address. */
+    @Benchmark
+    @Threads(1)
+    @Fork(value = 1, jvmArgsAppend = {"--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED",
+        "--enable-native-access=ALL-UNNAMED", "-Xms4g", "-Xmx4g"})
+    public boolean hotKeyT1NativeAccess(HotKey s, Caller caller) {
+        return s.subject.tryAcquire(Workload.HOT_KEY, caller);
+    }
+
+    /** {@link #manyKeysT1} in a JVM that grants native access. */
+    @Benchmark
+    @Threads(1)
+    @Fork(value = 1, jvmArgsAppend = {"--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED",
+        "--enable-native-access=ALL-UNNAMED", "-Xms4g", "-Xmx4g"})
+    public boolean manyKeysT1NativeAccess(ManyKeys s, Caller caller) {
         return s.subject.tryAcquire(Workload.longKey(s.order[caller.next()]), caller);
     }
 }
