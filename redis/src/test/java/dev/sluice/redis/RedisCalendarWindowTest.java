@@ -10,17 +10,14 @@ import dev.sluice.Decision;
 import dev.sluice.ManualClock;
 import dev.sluice.RateLimitConfig;
 import dev.sluice.RateLimiter;
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.api.StatefulRedisConnection;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -32,23 +29,8 @@ class RedisCalendarWindowTest {
 
     private static final Duration DAY = Duration.ofDays(1);
 
-    private static RedisServer server;
-    private static RedisClient client;
-    private static StatefulRedisConnection<String, String> connection;
-
-    @BeforeAll
-    static void startRedis() {
-        server = RedisServer.startNew();
-        client = RedisClient.create(server.uri());
-        connection = client.connect();
-    }
-
-    @AfterAll
-    static void stopRedis() {
-        connection.close();
-        client.shutdown();
-        server.close();
-    }
+    @RegisterExtension
+    static final SingleRedis server = new SingleRedis();
 
     private static long at(String instant) {
         Instant i = Instant.parse(instant);
@@ -73,7 +55,7 @@ class RedisCalendarWindowTest {
         Decision remote = new Decision();
         int admitted = 0;
         try (RateLimiter engine = RateLimiter.create(config, clock);
-                RedisRateLimiter redis = RedisRateLimiter.builder(config, connection)
+                RedisRateLimiter redis = RedisRateLimiter.builder(config, server.connection())
                         .keyPrefix("calendar" + algorithm + ":").timeout(Duration.ofSeconds(10)).callerTimeForTests()
                         .build()) {
             for (long now : times) {
@@ -98,7 +80,7 @@ class RedisCalendarWindowTest {
         Decision local = new Decision();
         Decision remote = new Decision();
         try (RateLimiter engine = RateLimiter.create(config, Clock.epoch());
-                RedisRateLimiter redis = RedisRateLimiter.builder(config, connection)
+                RedisRateLimiter redis = RedisRateLimiter.builder(config, server.connection())
                         .keyPrefix("calendar-real:").timeout(Duration.ofSeconds(10)).build()) {
             long now = Clock.epoch().nanoTime();
             assertTrue(engine.tryAcquire(1L, 1, now, local));
@@ -118,7 +100,7 @@ class RedisCalendarWindowTest {
     void anOffsetAlignmentIsRejectedOnRedis() {
         RateLimitConfig config = RateLimitConfig.of(Algorithm.FIXED_WINDOW, 5, DAY).alignedTo(ZoneOffset.ofHours(2));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> RedisRateLimiter.builder(config, connection).build());
+                () -> RedisRateLimiter.builder(config, server.connection()).build());
         assertEquals("alignment must be UTC on Redis (its scripts count windows from 1970 on Redis TIME), was +02:00",
                 e.getMessage());
     }

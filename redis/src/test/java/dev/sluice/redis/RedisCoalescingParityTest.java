@@ -7,16 +7,13 @@ import dev.sluice.Decision;
 import dev.sluice.ManualClock;
 import dev.sluice.RateLimitConfig;
 import dev.sluice.RateLimiter;
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.api.StatefulRedisConnection;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -29,23 +26,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class RedisCoalescingParityTest {
 
-    private static RedisServer server;
-    private static RedisClient client;
-    private static StatefulRedisConnection<String, String> connection;
-
-    @BeforeAll
-    static void startRedis() {
-        server = RedisServer.startNew();
-        client = RedisClient.create(server.uri());
-        connection = client.connect();
-    }
-
-    @AfterAll
-    static void stopRedis() {
-        connection.close();
-        client.shutdown();
-        server.close();
-    }
+    @RegisterExtension
+    static final SingleRedis server = new SingleRedis();
 
     static Stream<RateLimitConfig> configs() {
         return RedisParityTest.configs();
@@ -65,7 +47,7 @@ class RedisCoalescingParityTest {
         int admitted = 0;
         int denied = 0;
         try (RateLimiter engine = RateLimiter.create(config, clock);
-                RedisRateLimiter redis = RedisRateLimiter.builder(config, connection)
+                RedisRateLimiter redis = RedisRateLimiter.builder(config, server.connection())
                         .keyPrefix("coalesce-parity" + random.nextLong() + ":").timeout(Duration.ofSeconds(10))
                         .denyMemo(0).coalesce(32).clock(clock).callerTimeForTests().build()) {
             for (int burst = 0; burst < 150; burst++) {

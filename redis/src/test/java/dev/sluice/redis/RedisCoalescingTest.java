@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.sluice.Algorithm;
 import dev.sluice.Decision;
 import dev.sluice.RateLimitConfig;
-import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,9 +17,8 @@ import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -33,23 +31,8 @@ class RedisCoalescingTest {
 
     private static final long NOW = 5_000_000_000L;
 
-    private static RedisServer server;
-    private static RedisClient client;
-    private static StatefulRedisConnection<String, String> connection;
-
-    @BeforeAll
-    static void startRedis() {
-        server = RedisServer.startNew();
-        client = RedisClient.create(server.uri());
-        connection = client.connect();
-    }
-
-    @AfterAll
-    static void stopRedis() {
-        connection.close();
-        client.shutdown();
-        server.close();
-    }
+    @RegisterExtension
+    static final SingleRedis server = new SingleRedis();
 
     /** A request and the decision it got. */
     private record Outcome(long permits, Decision decision) {
@@ -71,7 +54,7 @@ class RedisCoalescingTest {
         RateLimitConfig config = RateLimitConfig.of(algorithm, 200, Duration.ofMinutes(1));
         List<Outcome> outcomes;
         long coalesced;
-        try (RedisRateLimiter limiter = RedisRateLimiter.builder(config, connection).keyPrefix("order-" + algorithm
+        try (RedisRateLimiter limiter = RedisRateLimiter.builder(config, server.connection()).keyPrefix("order-" + algorithm
                 + ":").timeout(Duration.ofSeconds(5)).denyMemo(0).coalesce(64).callerTimeForTests().build()) {
             outcomes = hammer(limiter, 8, 60, true);
             assertEquals(0, limiter.failures());
@@ -83,7 +66,7 @@ class RedisCoalescingTest {
         assertTrue(admitted > config.burst() - 4, "the limit is used up to less than one request's weight");
         outcomes.sort(Comparator.comparingLong(Outcome::remainingBefore).reversed()
                 .thenComparing(o -> o.decision.allowed()));
-        try (RedisRateLimiter alone = RedisRateLimiter.builder(config, connection).keyPrefix("replay-" + algorithm
+        try (RedisRateLimiter alone = RedisRateLimiter.builder(config, server.connection()).keyPrefix("replay-" + algorithm
                 + ":").timeout(Duration.ofSeconds(5)).denyMemo(0).callerTimeForTests().build()) {
             Decision d = new Decision();
             for (int i = 0; i < outcomes.size(); i++) {
@@ -102,7 +85,7 @@ class RedisCoalescingTest {
         List<StatefulRedisConnection<String, String>> connections = new ArrayList<>();
         List<RedisRateLimiter> limiters = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
-            StatefulRedisConnection<String, String> c = client.connect();
+            StatefulRedisConnection<String, String> c = server.client().connect();
             connections.add(c);
             limiters.add(RedisRateLimiter.builder(config, c).keyPrefix("instances-" + algorithm + ":")
                     .timeout(Duration.ofSeconds(5)).coalesce(32).callerTimeForTests().build());
@@ -140,7 +123,7 @@ class RedisCoalescingTest {
     @Test
     void roundTripsFallBelowHalfTheDecisionsWithSixteenThreadsOnOneKey() throws InterruptedException {
         RateLimitConfig config = RateLimitConfig.of(Algorithm.TOKEN_BUCKET, 1_000_000_000, Duration.ofHours(1));
-        try (RedisRateLimiter limiter = RedisRateLimiter.builder(config, connection).keyPrefix("trips16:")
+        try (RedisRateLimiter limiter = RedisRateLimiter.builder(config, server.connection()).keyPrefix("trips16:")
                 .timeout(Duration.ofSeconds(5)).coalesce(64).callerTimeForTests().build()) {
             List<Outcome> outcomes = hammer(limiter, 16, 200, false);
             assertEquals(3200, outcomes.size());
@@ -153,7 +136,7 @@ class RedisCoalescingTest {
     @Test
     void oneThreadMakesOneRoundTripPerDecision() throws InterruptedException {
         RateLimitConfig config = RateLimitConfig.of(Algorithm.TOKEN_BUCKET, 1_000_000_000, Duration.ofHours(1));
-        try (RedisRateLimiter limiter = RedisRateLimiter.builder(config, connection).keyPrefix("trips1:")
+        try (RedisRateLimiter limiter = RedisRateLimiter.builder(config, server.connection()).keyPrefix("trips1:")
                 .timeout(Duration.ofSeconds(5)).coalesce(64).callerTimeForTests().build()) {
             hammer(limiter, 1, 300, false);
             assertEquals(300, limiter.roundTrips());
@@ -164,7 +147,7 @@ class RedisCoalescingTest {
     @Test
     void aHundredThousandColdKeysLeaveNoEntryBehind() {
         RateLimitConfig config = RateLimitConfig.of(Algorithm.FIXED_WINDOW, 10, Duration.ofMinutes(1));
-        try (RedisRateLimiter limiter = RedisRateLimiter.builder(config, connection).keyPrefix("cold:")
+        try (RedisRateLimiter limiter = RedisRateLimiter.builder(config, server.connection()).keyPrefix("cold:")
                 .timeout(Duration.ofSeconds(30)).coalesce(16).build()) {
             List<CompletableFuture<Decision>> pending = new ArrayList<>();
             int most = 0;
@@ -186,7 +169,7 @@ class RedisCoalescingTest {
     @Test
     void denyMemoAndReleaseWorkWithCoalescing() throws InterruptedException {
         RateLimitConfig config = RateLimitConfig.of(Algorithm.FIXED_WINDOW, 50, Duration.ofMinutes(1));
-        try (RedisRateLimiter limiter = RedisRateLimiter.builder(config, connection).keyPrefix("memo:")
+        try (RedisRateLimiter limiter = RedisRateLimiter.builder(config, server.connection()).keyPrefix("memo:")
                 .timeout(Duration.ofSeconds(5)).coalesce(16).callerTimeForTests().build()) {
             List<Outcome> outcomes = hammer(limiter, 8, 20, false);
             assertEquals(50, outcomes.stream().filter(o -> o.decision.allowed()).count());
@@ -201,10 +184,10 @@ class RedisCoalescingTest {
     void coalescingIsConfiguredWithinRangeAndNotWithLeasing() {
         RateLimitConfig config = RateLimitConfig.of(Algorithm.TOKEN_BUCKET, 100, Duration.ofSeconds(1));
         IllegalArgumentException low = assertThrows(IllegalArgumentException.class,
-                () -> RedisRateLimiter.builder(config, connection).coalesce(1));
+                () -> RedisRateLimiter.builder(config, server.connection()).coalesce(1));
         assertEquals("coalesce maxBatch must be in [2, 4096] requests, was 1", low.getMessage());
         IllegalArgumentException both = assertThrows(IllegalArgumentException.class,
-                () -> RedisRateLimiter.builder(config, connection).coalesce(8).leasing(10, Duration.ofSeconds(1))
+                () -> RedisRateLimiter.builder(config, server.connection()).coalesce(8).leasing(10, Duration.ofSeconds(1))
                         .build());
         assertEquals("coalesce and leasing are exclusive: coalesce maxBatch was 8, lease batch was 10; choose one",
                 both.getMessage());

@@ -4,15 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.sluice.Algorithm;
 import dev.sluice.RateLimitConfig;
-import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -26,20 +24,8 @@ class RedisConcurrencyTest {
     private static final int THREADS_PER_INSTANCE = 2;
     private static final int CALLS_PER_THREAD = 125;
 
-    private static RedisServer server;
-    private static RedisClient client;
-
-    @BeforeAll
-    static void startRedis() {
-        server = RedisServer.startNew();
-        client = RedisClient.create(server.uri());
-    }
-
-    @AfterAll
-    static void stopRedis() {
-        client.shutdown();
-        server.close();
-    }
+    @RegisterExtension
+    static final SingleRedis server = new SingleRedis();
 
     @ParameterizedTest
     @EnumSource(Algorithm.class)
@@ -60,7 +46,7 @@ class RedisConcurrencyTest {
         List<StatefulRedisConnection<String, String>> connections = new ArrayList<>();
         List<RedisRateLimiter> limiters = new ArrayList<>();
         for (int i = 0; i < INSTANCES; i++) {
-            StatefulRedisConnection<String, String> c = client.connect();
+            StatefulRedisConnection<String, String> c = server.client().connect();
             connections.add(c);
             RedisRateLimiter.Builder b = RedisRateLimiter.builder(config, c).keyPrefix(prefix).timeout(Duration.ofSeconds(5));
             limiters.add(frozen ? b.callerTimeForTests().build() : b.build());

@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.sluice.Algorithm;
 import dev.sluice.Decision;
 import dev.sluice.RateLimitConfig;
-import io.lettuce.core.RedisClient;
 import io.lettuce.core.ScoredValue;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
@@ -21,9 +20,8 @@ import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -37,26 +35,11 @@ class RedisDenyMemoTest {
 
     private static final long SECOND = 1_000_000_000L;
 
-    private static RedisServer server;
-    private static RedisClient client;
-    private static StatefulRedisConnection<String, String> connection;
-
-    @BeforeAll
-    static void startRedis() {
-        server = RedisServer.startNew();
-        client = RedisClient.create(server.uri());
-        connection = client.connect();
-    }
-
-    @AfterAll
-    static void stopRedis() {
-        connection.close();
-        client.shutdown();
-        server.close();
-    }
+    @RegisterExtension
+    static final SingleRedis server = new SingleRedis();
 
     private static RedisRateLimiter limiter(RateLimitConfig config, String prefix, int memoSlots) {
-        return RedisRateLimiter.builder(config, connection).keyPrefix(prefix).timeout(Duration.ofSeconds(10))
+        return RedisRateLimiter.builder(config, server.connection()).keyPrefix(prefix).timeout(Duration.ofSeconds(10))
                 .denyMemo(memoSlots).callerTimeForTests().build();
     }
 
@@ -118,7 +101,7 @@ class RedisDenyMemoTest {
     void memoSlotsMustBeAPowerOfTwo() {
         RateLimitConfig config = RateLimitConfig.of(Algorithm.TOKEN_BUCKET, 2, Duration.ofSeconds(1));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> RedisRateLimiter.builder(config, connection).denyMemo(1000));
+                () -> RedisRateLimiter.builder(config, server.connection()).denyMemo(1000));
         assertTrue(e.getMessage().contains("denyMemo"), e.getMessage());
     }
 
@@ -203,7 +186,7 @@ class RedisDenyMemoTest {
             this.config = config;
             this.prefix = prefix;
             for (int i = 0; i < INSTANCES; i++) {
-                StatefulRedisConnection<String, String> c = client.connect();
+                StatefulRedisConnection<String, String> c = server.client().connect();
                 connections.add(c);
                 limiters.add(RedisRateLimiter.builder(config, c).keyPrefix(prefix).timeout(Duration.ofSeconds(10))
                         .denyMemo(memoSlots).callerTimeForTests().build());

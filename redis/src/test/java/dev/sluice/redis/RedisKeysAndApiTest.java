@@ -10,8 +10,6 @@ import dev.sluice.Decision;
 import dev.sluice.ManualClock;
 import dev.sluice.RateLimitConfig;
 import dev.sluice.RateLimiter;
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.cluster.SlotHash;
 import java.time.Duration;
@@ -19,41 +17,30 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /** Key layout, expiry, sharing between instances, the async API and argument checks. */
 class RedisKeysAndApiTest {
 
-    private static RedisServer server;
-    private static RedisClient client;
-    private static StatefulRedisConnection<String, String> connection;
+    @RegisterExtension
+    static final SingleRedis server = new SingleRedis();
     private static RedisCommands<String, String> redis;
 
     @BeforeAll
-    static void startRedis() {
-        server = RedisServer.startNew();
-        client = RedisClient.create(server.uri());
-        connection = client.connect();
-        redis = connection.sync();
-    }
-
-    @AfterAll
-    static void stopRedis() {
-        connection.close();
-        client.shutdown();
-        server.close();
+    static void commands() {
+        redis = server.connection().sync();
     }
 
     @Test
     void keysCarryPrefixNamespaceAndTheFirstPartAsHashTag() {
         RateLimitConfig perSecond = RateLimitConfig.of(Algorithm.TOKEN_BUCKET, 10, Duration.ofSeconds(1));
         RateLimitConfig perMinute = RateLimitConfig.of(Algorithm.SLIDING_WINDOW_LOG, 100, Duration.ofMinutes(1));
-        try (RedisRateLimiter a = RedisRateLimiter.builder(perSecond, connection).keyPrefix("layout:").timeout(Duration.ofSeconds(10)).build();
-                RedisRateLimiter b = RedisRateLimiter.builder(perMinute, connection).keyPrefix("layout:").timeout(Duration.ofSeconds(10))
+        try (RedisRateLimiter a = RedisRateLimiter.builder(perSecond, server.connection()).keyPrefix("layout:").timeout(Duration.ofSeconds(10)).build();
+                RedisRateLimiter b = RedisRateLimiter.builder(perMinute, server.connection()).keyPrefix("layout:").timeout(Duration.ofSeconds(10))
                         .namespace("minute").build()) {
             assertTrue(a.tryAcquire("alice", "search", 1, 0, null));
             assertTrue(b.tryAcquire("alice", "pay", 1, 0, null));
@@ -72,7 +59,7 @@ class RedisKeysAndApiTest {
     @EnumSource(Algorithm.class)
     void everyKeyExpiresOnceIdle(Algorithm algorithm) {
         RateLimitConfig config = RateLimitConfig.of(algorithm, 5, Duration.ofSeconds(2));
-        try (RedisRateLimiter limiter = RedisRateLimiter.builder(config, connection)
+        try (RedisRateLimiter limiter = RedisRateLimiter.builder(config, server.connection())
                 .keyPrefix("ttl-" + algorithm + ":").timeout(Duration.ofSeconds(10)).build()) {
             assertTrue(limiter.tryAcquire(42L, 2));
             List<String> keys = redis.keys("ttl-" + algorithm + ":*");
@@ -119,7 +106,7 @@ class RedisKeysAndApiTest {
         ManualClock clock = new ManualClock();
         Decision local = new Decision();
         try (RateLimiter engine = RateLimiter.create(config, clock);
-                RedisRateLimiter limiter = RedisRateLimiter.builder(config, connection).keyPrefix("async:")
+                RedisRateLimiter limiter = RedisRateLimiter.builder(config, server.connection()).keyPrefix("async:")
                         .clock(clock).timeout(Duration.ofSeconds(10)).denyMemo(0).callerTimeForTests().build()) {
             for (int i = 0; i < 30; i++) {
                 clock.advanceMillis(70);
@@ -133,7 +120,7 @@ class RedisKeysAndApiTest {
     @Test
     void pipelinedAsyncCallsAdmitExactlyTheLimit() {
         RateLimitConfig fifty = RateLimitConfig.of(Algorithm.TOKEN_BUCKET, 50, Duration.ofHours(1));
-        try (RedisRateLimiter limiter = RedisRateLimiter.builder(fifty, connection).keyPrefix("pipelined:")
+        try (RedisRateLimiter limiter = RedisRateLimiter.builder(fifty, server.connection()).keyPrefix("pipelined:")
                 .timeout(Duration.ofSeconds(5)).build()) {
             List<CompletableFuture<Boolean>> calls = new ArrayList<>();
             for (int i = 0; i < 200; i++) {
@@ -148,11 +135,11 @@ class RedisKeysAndApiTest {
     @Test
     void rejectsWhatTheScriptsCannotComputeExactly() {
         RateLimitConfig subMicro = RateLimitConfig.of(Algorithm.FIXED_WINDOW, 3, Duration.ofNanos(1_000_000_500L));
-        assertThrows(IllegalArgumentException.class, () -> RedisRateLimiter.builder(subMicro, connection).build());
+        assertThrows(IllegalArgumentException.class, () -> RedisRateLimiter.builder(subMicro, server.connection()).build());
         RateLimitConfig wide = RateLimitConfig.of(Algorithm.SLIDING_WINDOW_COUNTER, 1_000_000, Duration.ofDays(200));
-        assertThrows(IllegalArgumentException.class, () -> RedisRateLimiter.builder(wide, connection).build());
-        assertThrows(IllegalArgumentException.class, () -> RedisRateLimiter.builder(wide, connection).keyPrefix("{x}"));
-        assertThrows(IllegalArgumentException.class, () -> RedisRateLimiter.builder(wide, connection).namespace("a:b"));
+        assertThrows(IllegalArgumentException.class, () -> RedisRateLimiter.builder(wide, server.connection()).build());
+        assertThrows(IllegalArgumentException.class, () -> RedisRateLimiter.builder(wide, server.connection()).keyPrefix("{x}"));
+        assertThrows(IllegalArgumentException.class, () -> RedisRateLimiter.builder(wide, server.connection()).namespace("a:b"));
     }
 
     @Test
@@ -168,6 +155,6 @@ class RedisKeysAndApiTest {
     }
 
     private static RedisRateLimiter frozen(RateLimitConfig config) {
-        return RedisRateLimiter.builder(config, connection).keyPrefix("share:").timeout(Duration.ofSeconds(10)).callerTimeForTests().build();
+        return RedisRateLimiter.builder(config, server.connection()).keyPrefix("share:").timeout(Duration.ofSeconds(10)).callerTimeForTests().build();
     }
 }

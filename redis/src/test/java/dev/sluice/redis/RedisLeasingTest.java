@@ -7,15 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.sluice.Algorithm;
 import dev.sluice.Decision;
 import dev.sluice.RateLimitConfig;
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.api.StatefulRedisConnection;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -28,23 +25,8 @@ class RedisLeasingTest {
     private static final long SECOND = 1_000_000_000L;
     private static final RateLimitConfig HUNDRED = RateLimitConfig.of(Algorithm.FIXED_WINDOW, 100, Duration.ofSeconds(1));
 
-    private static RedisServer server;
-    private static RedisClient client;
-    private static StatefulRedisConnection<String, String> connection;
-
-    @BeforeAll
-    static void startRedis() {
-        server = RedisServer.startNew();
-        client = RedisClient.create(server.uri());
-        connection = client.connect();
-    }
-
-    @AfterAll
-    static void stopRedis() {
-        connection.close();
-        client.shutdown();
-        server.close();
-    }
+    @RegisterExtension
+    static final SingleRedis server = new SingleRedis();
 
     @Test
     void aLeaseOfTenServesNineRequestsLocally() {
@@ -112,7 +94,7 @@ class RedisLeasingTest {
     void withoutLeasingTheSameTrafficGetsTheLimitOnly() {
         List<RedisRateLimiter> instances = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
-            instances.add(RedisRateLimiter.builder(HUNDRED, connection).keyPrefix("control:").timeout(Duration.ofSeconds(10)).callerTimeForTests().build());
+            instances.add(RedisRateLimiter.builder(HUNDRED, server.connection()).keyPrefix("control:").timeout(Duration.ofSeconds(10)).callerTimeForTests().build());
         }
         for (RedisRateLimiter limiter : instances) {
             assertTrue(limiter.tryAcquire("k", 1, 0));
@@ -148,12 +130,12 @@ class RedisLeasingTest {
     @Test
     void leasingRejectsTheLeakyBucket() {
         RedisRateLimiter.Builder b = RedisRateLimiter.builder(
-                RateLimitConfig.of(Algorithm.LEAKY_BUCKET, 10, Duration.ofSeconds(1)), connection);
+                RateLimitConfig.of(Algorithm.LEAKY_BUCKET, 10, Duration.ofSeconds(1)), server.connection());
         assertThrows(IllegalArgumentException.class, () -> b.leasing(5, Duration.ofSeconds(1)));
     }
 
     private static RedisRateLimiter leasing(RateLimitConfig config, String prefix, int batch, Duration hold) {
-        return RedisRateLimiter.builder(config, connection).keyPrefix(prefix).leasing(batch, hold)
+        return RedisRateLimiter.builder(config, server.connection()).keyPrefix(prefix).leasing(batch, hold)
                 .timeout(Duration.ofSeconds(10)).callerTimeForTests().build();
     }
 

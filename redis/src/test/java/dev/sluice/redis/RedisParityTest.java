@@ -8,13 +8,11 @@ import dev.sluice.Decision;
 import dev.sluice.ManualClock;
 import dev.sluice.RateLimitConfig;
 import dev.sluice.RateLimiter;
-import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import java.time.Duration;
 import java.util.SplittableRandom;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -26,23 +24,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class RedisParityTest {
 
-    private static RedisServer server;
-    private static RedisClient client;
-    private static StatefulRedisConnection<String, String> connection;
-
-    @BeforeAll
-    static void startRedis() {
-        server = RedisServer.startNew();
-        client = RedisClient.create(server.uri());
-        connection = client.connect();
-    }
-
-    @AfterAll
-    static void stopRedis() {
-        connection.close();
-        client.shutdown();
-        server.close();
-    }
+    @RegisterExtension
+    static final SingleRedis server = new SingleRedis();
 
     static Stream<RateLimitConfig> configs() {
         return Stream.of(
@@ -63,7 +46,7 @@ class RedisParityTest {
     @ParameterizedTest
     @MethodSource("configs")
     void makesTheSameDecisionsAsTheLocalEngine(RateLimitConfig config) {
-        replay(config, connection);
+        replay(config, server.connection());
     }
 
     /** The random trace of requests and releases, on the local engine and on {@code connection}'s Redis. */
@@ -113,7 +96,7 @@ class RedisParityTest {
         Decision local = new Decision();
         Decision remote = new Decision();
         try (RateLimiter engine = RateLimiter.create(config, clock);
-                RedisRateLimiter redis = RedisRateLimiter.builder(config, connection)
+                RedisRateLimiter redis = RedisRateLimiter.builder(config, server.connection())
                         .keyPrefix("pairs" + System.nanoTime() + ":").timeout(Duration.ofSeconds(10)).denyMemo(0).callerTimeForTests().build()) {
             String[] users = {"alice", "bob", "{odd}", "a}b"};
             for (int i = 0; i < 200; i++) {

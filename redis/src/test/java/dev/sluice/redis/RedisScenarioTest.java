@@ -5,12 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.sluice.Algorithm;
 import dev.sluice.ManualClock;
 import dev.sluice.RateLimitConfig;
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.api.StatefulRedisConnection;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The seed scenario (default, API, user and user-API rules), decided on Redis: default FIXED_WINDOW 3/1000 ms, api {@code search} TOKEN_BUCKET
@@ -20,29 +17,14 @@ import org.junit.jupiter.api.Test;
  */
 class RedisScenarioTest {
 
-    private static RedisServer server;
-    private static RedisClient client;
-    private static StatefulRedisConnection<String, String> connection;
+    @RegisterExtension
+    static final SingleRedis server = new SingleRedis();
 
     private final ManualClock clock = new ManualClock();
     private RedisRateLimiter fallback;
     private RedisRateLimiter search;
     private RedisRateLimiter premium;
     private RedisRateLimiter premiumPay;
-
-    @BeforeAll
-    static void startRedis() {
-        server = RedisServer.startNew();
-        client = RedisClient.create(server.uri());
-        connection = client.connect();
-    }
-
-    @AfterAll
-    static void stopRedis() {
-        connection.close();
-        client.shutdown();
-        server.close();
-    }
 
     @Test
     void decidesTheCoreScenarioExactly() {
@@ -75,7 +57,7 @@ class RedisScenarioTest {
     }
 
     private RedisRateLimiter limiter(RateLimitConfig config) {
-        return RedisRateLimiter.builder(config, connection).keyPrefix("scenario:").timeout(Duration.ofSeconds(10)).callerTimeForTests().build();
+        return RedisRateLimiter.builder(config, server.connection()).keyPrefix("scenario:").timeout(Duration.ofSeconds(10)).callerTimeForTests().build();
     }
 
     private String run(String user, String api, int times) {

@@ -10,12 +10,9 @@ import dev.sluice.RateLimitConfig;
 import dev.sluice.RateLimiterService;
 import dev.sluice.Rule;
 import dev.sluice.RuleSet;
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.api.StatefulRedisConnection;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Redis plugged into {@link RateLimiterService} as a backend: the service resolves the rules and keeps its own
@@ -23,23 +20,8 @@ import org.junit.jupiter.api.Test;
  */
 class RedisServiceBackendTest {
 
-    private static RedisServer server;
-    private static RedisClient client;
-    private static StatefulRedisConnection<String, String> connection;
-
-    @BeforeAll
-    static void startRedis() {
-        server = RedisServer.startNew();
-        client = RedisClient.create(server.uri());
-        connection = client.connect();
-    }
-
-    @AfterAll
-    static void stopRedis() {
-        connection.close();
-        client.shutdown();
-        server.close();
-    }
+    @RegisterExtension
+    static final SingleRedis server = new SingleRedis();
 
     @Test
     void theCoreScenarioComesOutExactlyWithEveryRuleOnRedis() {
@@ -84,7 +66,7 @@ class RedisServiceBackendTest {
             assertEquals("YYYNNNNN", run(service, "dana", "x", 8));
             // Were the denied requests' per-second permits kept, this second's 5 would be gone.
             try (RedisRateLimiter perSecond = RedisRateLimiter.builder(
-                    RateLimitConfig.of(Algorithm.FIXED_WINDOW, 5, Duration.ofSeconds(1)), connection)
+                    RateLimitConfig.of(Algorithm.FIXED_WINDOW, 5, Duration.ofSeconds(1)), server.connection())
                     .keyPrefix("composite:").timeout(Duration.ofSeconds(10)).callerTimeForTests().build()) {
                 assertTrue(perSecond.tryAcquire("dana", "x", 2, clock.nanoTime(), null));
                 assertFalse(perSecond.tryAcquire("dana", "x", 1, clock.nanoTime(), null));
@@ -94,7 +76,7 @@ class RedisServiceBackendTest {
 
     private static RateLimiterService service(ManualClock clock, RuleSet rules, String prefix) {
         return RateLimiterService.builder().clock(clock).rules(rules)
-                .backend("redis", config -> RedisRateLimiter.builder(config, connection).keyPrefix(prefix)
+                .backend("redis", config -> RedisRateLimiter.builder(config, server.connection()).keyPrefix(prefix)
                         .timeout(Duration.ofSeconds(10)).callerTimeForTests().build())
                 .build();
     }
