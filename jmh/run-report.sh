@@ -6,10 +6,13 @@
 #                             keys (about 32 minutes on 2 cores)
 #   jmh/run-report.sh smoke   CI: every benchmark, 1 fork, 1 iteration of 100 ms, 10,000 keys; fails if any
 #                             benchmark errors; results in jmh/target/smoke-results (not committed)
+#   jmh/run-report.sh jdk25   only the memory backends on JDK 25 (FFM beside UNSAFE and VAR_HANDLE, 3 forks, about
+#                             10 minutes), added to the committed results as section 5b; quick and full add it too
 #
 # Builds jmh/target/benchmarks.jar if it is missing or older than the sources. The whole run holds
 # /tmp/sluice-heavy.lock (flock), so that no other heavy job on a shared machine runs between its benchmarks; do not
-# wrap this script in the same lock. JAVA (default: java) and JMH_EXTRA (extra JMH options, e.g. "-t 1") may be set.
+# wrap this script in the same lock. JAVA (default: java), JAVA25 (default: the first JDK 25 under /usr/lib/jvm) and
+# JMH_EXTRA (extra JMH options, e.g. "-t 1") may be set.
 set -euo pipefail
 
 # shellcheck source=jmh/heavy-run.sh
@@ -23,18 +26,27 @@ JAR=jmh/target/benchmarks.jar
 START=$(date +%s)
 
 case "$PROFILE" in
-  quick|full) OUT=jmh/results ;;
+  quick|full|jdk25) OUT=jmh/results ;;
   smoke) OUT=jmh/target/smoke-results ;;
-  *) echo "usage: $0 quick|full|smoke" >&2; exit 2 ;;
+  *) echo "usage: $0 quick|full|smoke|jdk25" >&2; exit 2 ;;
 esac
+JAVA25="${JAVA25:-$(ls -d /usr/lib/jvm/*25*/bin/java 2>/dev/null | head -1 || true)}"
 
 build_jar_if_stale "$JAR"
+# The FFM backend is in the jar only when core was built on a JDK 22+ (its multi-release layer).
+if [[ "$PROFILE" != smoke && -x "$JAVA25" \
+      && -z "$("$(dirname "$JAVA25")/jar" tf "$JAR" | grep 'META-INF/versions/22/dev/sluice/table/FfmMemory.class')" ]]; then
+  echo "== building $JAR on $(dirname "$(dirname "$JAVA25")") for its FFM layer"
+  JAVA_HOME="$(dirname "$(dirname "$JAVA25")")" mvn -B -q -pl jmh -am package -DskipTests
+fi
 
 mkdir -p "$OUT"
-rm -f "$OUT"/jmh-*.json "$OUT"/memory.tsv "$OUT"/*.png "$OUT"/REPORT.md "$OUT"/jfr-top.md
-rm -rf "$OUT"/jfr
-# The study's forks belong to the run before this one: the report must not judge this run's targets on them.
-rm -rf "$OUT"/contention
+if [[ "$PROFILE" != jdk25 ]]; then # jdk25 adds to the results there, the others replace them
+  rm -f "$OUT"/jmh-*.json "$OUT"/memory.tsv "$OUT"/*.png "$OUT"/REPORT.md "$OUT"/jfr-top.md
+  rm -rf "$OUT"/jfr
+  # The study's forks belong to the run before this one: the report must not judge this run's targets on them.
+  rm -rf "$OUT"/contention
+fi
 LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
 
 # Fail on any benchmark error; -prof gc everywhere for B/op.
@@ -43,6 +55,7 @@ case "$PROFILE" in
   quick) ITER=(-f 1 -wi 1 -w 300ms -i 2 -r 300ms) ;;
   full) ITER=(-f 1 -wi 2 -w 1s -i 3 -r 1s) ;;
   smoke) ITER=(-f 1 -wi 0 -i 1 -r 100ms -p keys=10000) ;;
+  jdk25) ITER=(-f 3 -wi 3 -w 1s -i 5 -r 1s) ;;
 esac
 # shellcheck disable=SC2206
 EXTRA=(${JMH_EXTRA:-})
@@ -58,7 +71,7 @@ jmh() { # jmh NAME [JMH args...]: one JMH invocation writing $OUT/jmh-NAME.json
   local name="$1"; shift
   local t0; t0=$(date +%s)
   echo "== jmh $name: $*"
-  "$JAVA" -jar "$JAR" "$@" "${COMMON[@]}" "${ITER[@]}" "${EXTRA[@]}" \
+  "${JMH_JAVA:-$JAVA}" -jar "$JAR" "$@" "${COMMON[@]}" "${ITER[@]}" "${EXTRA[@]}" \
     -rf json -rff "$OUT/jmh-$name.json" > "$OUT/jmh-$name.log" 2>&1 || {
       echo "JMH run $name failed; last lines of $OUT/jmh-$name.log:" >&2; tail -40 "$OUT/jmh-$name.log" >&2; exit 1; }
   JMH_SECONDS=$((JMH_SECONDS + $(date +%s) - t0))
@@ -93,6 +106,27 @@ case "$PROFILE" in
     jmh backends 'BackendBenchmark'
     ;;
 esac
+
+# The memory backends on JDK 25, FFM among them; "backendsJdk25" in meta.properties says when and on what.
+BACKENDS_JDK25=""
+if [[ "$PROFILE" != smoke ]]; then
+  if [[ -x "$JAVA25" ]]; then
+    JMH_JAVA="$JAVA25" jmh jdk25-backends 'BackendBenchmark\.(hotKeyT1|manyKeysT1)(NativeAccess)?$' \
+      -p backend=FFM,UNSAFE,VAR_HANDLE -p memory=FFM,UNSAFE,VAR_HANDLE
+    BACKENDS_JDK25="$(date -u '+%Y-%m-%d %H:%M UTC'), $("$JAVA25" -version 2>&1 | head -1), \`${ITER[*]}\`, load average after $(cut -d' ' -f1-3 /proc/loadavg)"
+  elif [[ "$PROFILE" == jdk25 ]]; then
+    echo "no JDK 25 under /usr/lib/jvm: set JAVA25 to its java" >&2; exit 1
+  else
+    echo "no JDK 25 under /usr/lib/jvm (set JAVA25): the report has no section on FFM"
+  fi
+fi
+if [[ "$PROFILE" == jdk25 ]]; then
+  sed -i '/^backendsJdk25=/d' "$OUT/meta.properties"
+  echo "backendsJdk25=$BACKENDS_JDK25" >> "$OUT/meta.properties"
+  echo "== report"
+  "$JAVA" -cp "$JAR" dev.sluice.jmh.report.ReportGenerator "$OUT" jmh/ANALYSIS.md
+  exit 0
+fi
 
 # JFR on the two Sluice cases the targets hinge on (not in smoke: it only checks that benchmarks run).
 if [[ "$PROFILE" != smoke ]]; then
@@ -143,6 +177,7 @@ TOTAL=$(( $(date +%s) - START ))
   echo "command=jmh/run-report.sh $PROFILE"
   echo "jmhOptions=${COMMON[*]} ${ITER[*]} ${EXTRA[*]:-}"
   echo "note=${REFERENCE_NOTE}"
+  echo "backendsJdk25=${BACKENDS_JDK25}"
   echo "duration=total ${TOTAL} s (JMH ${JMH_SECONDS} s, memory per key ${MEM_SECONDS} s); load average before ${LOAD_BEFORE}, after $(cut -d' ' -f1-3 /proc/loadavg)"
 } > "$OUT/meta.properties"
 

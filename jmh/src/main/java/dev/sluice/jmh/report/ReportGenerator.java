@@ -61,6 +61,9 @@ public final class ReportGenerator {
     private final ForkStudy study;
     /** Sluice's token bucket and the competitors on the hot key, several forks each, in one run of the study. */
     private final ForkStudy rivals;
+    /** The first JDK release whose forks can run the FFM backend. */
+    private static final int FFM_FEATURE = 22;
+
     private final StringBuilder md = new StringBuilder();
     private final List<String[]> targets = new ArrayList<>();
 
@@ -623,7 +626,14 @@ public final class ReportGenerator {
     }
 
     private void backends() {
-        List<Result> rows = sorted(select(r -> r.benchmark.equals("BackendBenchmark")));
+        backendsWithoutFfm(sorted(select(r -> r.benchmark.equals("BackendBenchmark")
+                && r.jdkFeature() < FFM_FEATURE)));
+        backendsWithFfm(sorted(select(r -> r.benchmark.equals("BackendBenchmark")
+                && r.jdkFeature() >= FFM_FEATURE)));
+    }
+
+    /** Section 5: the backends on a JDK before the FFM layer (the JDK of the rest of the report). */
+    private void backendsWithoutFfm(List<Result> rows) {
         if (rows.isEmpty()) {
             return;
         }
@@ -633,18 +643,48 @@ public final class ReportGenerator {
                 + "Sluice row of this report runs on it) and `AGRONA` (`UnsafeBuffer`; these forks run with "
                 + "`--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED`). Hot key: token bucket, ADMIT; many "
                 + "keys: 1M uniform long keys.\n\n");
-        md.append("| benchmark | backend | threads | ops/s | ± | B/op | × VAR_HANDLE |\n");
+        backendTable(rows, "VAR_HANDLE");
+    }
+
+    /** Section 5b: the backends on a JDK with the FFM layer, FFM beside UNSAFE. */
+    private void backendsWithFfm(List<Result> rows) {
+        if (rows.isEmpty()) {
+            return;
+        }
+        md.append("\n## 5b. Memory backends on JDK ").append(rows.get(0).jdkVersion).append(" (FFM)\n\n");
+        md.append("`FFM` (the jar's multi-release layer) beside `UNSAFE` and `VAR_HANDLE`, on the same benchmarks "
+                + "as section 5. Methods ending in `NativeAccess` run in forks with "
+                + "`--enable-native-access=ALL-UNNAMED`, where FFM reaches memory by address through one constant "
+                + "segment; the others run without it, where FFM goes through a segment per stripe. \"× UNSAFE\" is "
+                + "the row's throughput over UNSAFE's on the same method: FFM's target is within 1.05x of UNSAFE "
+                + "(0.95x or more). Forks on a shared machine move by several percent; "
+                + "[docs/benchmarks.md](../../docs/benchmarks.md) compares FFM and UNSAFE over ABBA pairs.");
+        String run = meta.getProperty("backendsJdk25", "");
+        if (!run.isBlank()) {
+            md.append(" Run: ").append(run).append('.');
+        }
+        md.append("\n\n");
+        backendTable(rows, "UNSAFE");
+    }
+
+    /** One row per backend and benchmark, its throughput over the baseline backend's on the same method. */
+    private void backendTable(List<Result> rows, String baseline) {
+        md.append("| benchmark | backend | threads | ops/s | ± | B/op | × ").append(baseline).append(" |\n");
         md.append("|---|---|---:|---:|---:|---:|---:|\n");
         for (Result r : rows) {
-            String backend = r.params.containsKey("backend") ? r.param("backend") : r.param("memory");
-            Optional<Result> vh = rows.stream().filter(x -> x.method.equals(r.method)
-                    && (x.param("backend") + x.param("memory")).equals("VAR_HANDLE")).findFirst();
+            String backend = backendOf(r);
+            Optional<Result> base = rows.stream().filter(x -> x.method.equals(r.method)
+                    && backendOf(x).equals(baseline)).findFirst();
             md.append("| ").append(r.method).append(" | ").append(backend).append(" | ").append(r.threads)
                     .append(" | ").append(ops(r.score)).append(" | ").append(ops(r.error)).append(" | ")
                     .append(bytes(r.bytesPerOp)).append(" | ")
-                    .append("VAR_HANDLE".equals(backend) ? "" : ratio(vh.map(v -> r.score / v.score)))
+                    .append(baseline.equals(backend) ? "" : ratio(base.map(b -> r.score / b.score)))
                     .append(" |\n");
         }
+    }
+
+    private static String backendOf(Result r) {
+        return r.params.containsKey("backend") ? r.param("backend") : r.param("memory");
     }
 
     private void floors() {

@@ -18,9 +18,12 @@ final class Result {
     /** {@code gc.alloc.rate.norm}, NaN when the run had no {@code -prof gc}. */
     final double bytesPerOp;
     final Map<String, Double> percentiles;
+    /** The forks' JDK, as JMH records it ({@code 17.0.15}); empty when the row does not say. */
+    final String jdkVersion;
 
     private Result(String benchmark, String method, String mode, int threads, Map<String, String> params,
-            double score, double error, String unit, double bytesPerOp, Map<String, Double> percentiles) {
+            double score, double error, String unit, double bytesPerOp, Map<String, Double> percentiles,
+            String jdkVersion) {
         this.benchmark = benchmark;
         this.method = method;
         this.mode = mode;
@@ -31,6 +34,13 @@ final class Result {
         this.unit = unit;
         this.bytesPerOp = bytesPerOp;
         this.percentiles = percentiles;
+        this.jdkVersion = jdkVersion;
+    }
+
+    /** The JDK's feature release (17 for {@code 17.0.15}), 0 when unknown. */
+    int jdkFeature() {
+        String digits = jdkVersion.replaceFirst("^(\\d+).*$", "$1");
+        return digits.matches("\\d+") ? Integer.parseInt(digits) : 0;
     }
 
     String param(String name) {
@@ -64,7 +74,8 @@ final class Result {
         }
         return new Result(benchmark, full.substring(dot + 1), (String) row.get("mode"),
                 (int) number(row.get("threads")), params, number(primary.get("score")),
-                number(primary.get("scoreError")), (String) primary.get("scoreUnit"), bytesPerOp, percentiles);
+                number(primary.get("scoreError")), (String) primary.get("scoreUnit"), bytesPerOp, percentiles,
+                row.get("jdkVersion") == null ? "" : String.valueOf(row.get("jdkVersion")));
     }
 
     @SuppressWarnings("unchecked")

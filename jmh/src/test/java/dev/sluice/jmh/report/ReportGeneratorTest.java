@@ -334,6 +334,38 @@ class ReportGeneratorTest {
         }
     }
 
+    /** A BackendBenchmark row as JMH writes it, with the JDK its forks ran on. */
+    private static String backend(String method, String param, String backend, String jdk, double score) {
+        return row("BackendBenchmark." + method, 1, "\"" + param + "\":\"" + backend + "\"", score, 0)
+                .replace("\"mode\"", "\"jdkVersion\":\"" + jdk + "\",\"mode\"");
+    }
+
+    @Test
+    void measuresFfmBesideUnsafeInItsOwnSectionOnTheJdkThatRanIt(@TempDir Path dir) throws Exception {
+        Properties meta = new Properties();
+        meta.setProperty("backendsJdk25", "2026-12-08 01:00 UTC, openjdk 25.0.1");
+        String report = report(dir, "[" + String.join(",",
+                backend("hotKeyT1", "backend", "VAR_HANDLE", "17.0.15", 2.0e7),
+                backend("hotKeyT1", "backend", "UNSAFE", "17.0.15", 2.5e7),
+                backend("hotKeyT1", "backend", "UNSAFE", "25.0.1", 3.0e7),
+                backend("hotKeyT1", "backend", "FFM", "25.0.1", 2.4e7),
+                backend("manyKeysT1NativeAccess", "memory", "UNSAFE", "25.0.1", 4.0e6),
+                backend("manyKeysT1NativeAccess", "memory", "FFM", "25.0.1", 3.8e6)) + "]",
+                List.of(), ForkStudy.none(), ForkStudy.none(), meta);
+        int before = report.indexOf("## 5. Memory backends");
+        int on25 = report.indexOf("## 5b. Memory backends on JDK 25.0.1 (FFM)");
+        assertTrue(before >= 0 && on25 > before, report);
+        String jdk17 = report.substring(before, on25);
+        String jdk25 = report.substring(on25, report.indexOf("\n## ", on25 + 1));
+        assertTrue(jdk17.contains("| hotKeyT1 | UNSAFE | 1 | 25.00 M |") && jdk17.contains("| 1.25x |"), jdk17);
+        assertFalse(jdk17.contains("FFM |") || jdk17.contains("30.00 M"), jdk17);
+        assertTrue(jdk25.contains("| hotKeyT1 | FFM | 1 | 24.00 M |") && jdk25.contains("| 0.80x |"), jdk25);
+        assertTrue(jdk25.contains("| manyKeysT1NativeAccess | FFM | 1 | 3.80 M |") && jdk25.contains("| 0.95x |"),
+                jdk25);
+        assertTrue(jdk25.contains("Run: 2026-12-08 01:00 UTC, openjdk 25.0.1."), jdk25);
+        assertFalse(jdk25.contains("25.00 M"), jdk25);
+    }
+
     @Test
     void readsJmhNumbersIncludingNaN() {
         Object parsed = Json.parse("{\"a\":[1.5e3,-2,NaN,\"x\\\"y\",true,null],\"b\":{}}");
