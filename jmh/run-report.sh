@@ -31,13 +31,14 @@ case "$PROFILE" in
   *) echo "usage: $0 quick|full|smoke|jdk25" >&2; exit 2 ;;
 esac
 JAVA25="${JAVA25:-$(ls -d /usr/lib/jvm/*25*/bin/java 2>/dev/null | head -1 || true)}"
+JDK25_HOME="$(dirname "$(dirname "$JAVA25")")"
 
 build_jar_if_stale "$JAR"
 # The FFM backend is in the jar only when core was built on a JDK 22+ (its multi-release layer).
 if [[ "$PROFILE" != smoke && -x "$JAVA25" \
-      && -z "$("$(dirname "$JAVA25")/jar" tf "$JAR" | grep 'META-INF/versions/22/dev/sluice/table/FfmMemory.class')" ]]; then
-  echo "== building $JAR on $(dirname "$(dirname "$JAVA25")") for its FFM layer"
-  JAVA_HOME="$(dirname "$(dirname "$JAVA25")")" mvn -B -q -pl jmh -am package -DskipTests
+      && -z "$("$JDK25_HOME/bin/jar" tf "$JAR" | grep 'META-INF/versions/22/dev/sluice/table/FfmMemory.class')" ]]; then
+  echo "== building $JAR on $JDK25_HOME for its FFM layer"
+  JAVA_HOME="$JDK25_HOME" mvn -B -q -pl jmh -am package -DskipTests
 fi
 
 mkdir -p "$OUT"

@@ -13,7 +13,7 @@ public enum MemoryBackend {
      * {@code JAVA_LONG} layout's {@code VarHandle}. JDK 22 and later (the jar's multi-release layer); asking for it on
      * an older JDK fails at build time with a clear {@code IllegalStateException}. Where the JVM grants Sluice native
      * access ({@code --enable-native-access=dev.sluice.core}, or {@code =ALL-UNNAMED} on the class path), the memory
-     * is reached by address through one constant segment, whose checks the JIT folds: {@link #UNSAFE}'s speed.
+     * is reached by address through one constant segment, whose checks the JIT folds: about {@link #UNSAFE}'s speed.
      * Without that flag, through a segment per table stripe, which checks bounds and liveness on each access.
      */
     FFM,
